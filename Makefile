@@ -1,0 +1,82 @@
+# The Roofline course. `make book` and `make test` each set up everything they need.
+#
+#   make book      build the book into _build/html (strict: any warning fails)
+#   make test      lint + the whole test suite (what CI runs)
+#   make lab       JupyterLab on the exercises, with nbgrader's Validate and assignment list
+#   make release   regenerate exercises/ (student version) from solutions/
+#   make grade SUBMISSIONS=path [OUT=dir] [JOBS=n]   autograde a folder or .zip of submissions
+#   make bench     benchmarks: grader speed-up and roofline measurements, as ratios
+#   make measure   measure this machine's roofline (peak, bandwidth, matmul sweep)
+
+SHELL := /bin/bash
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+STATIC_STAMP := book/_static/vendor/.fetched
+export PATH := $(CURDIR)/$(BIN):$(PATH)
+export PYTHONPATH := $(CURDIR)
+export MPLBACKEND := Agg
+
+.PHONY: setup book test lint format lab release grade bench measure clean lock
+
+# -- set-up ------------------------------------------------------------------------------
+# Reinstalls only when pyproject.toml or constraints.txt change.
+$(STAMP): pyproject.toml constraints.txt
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[test]'
+	$(BIN)/python -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (roofline course)" >/dev/null
+	$(BIN)/jupyter labextension disable --level=sys_prefix nbgrader:formgrader nbgrader:create-assignment >/dev/null 2>&1 || true
+	touch $@
+
+setup: $(STAMP) $(STATIC_STAMP)
+
+# MathJax, require.js and the widget manager, from the npm registry, served from _static.
+$(STATIC_STAMP): tools/fetch_static.py $(STAMP)
+	$(BIN)/python tools/fetch_static.py book/_static/vendor
+
+# -- the book ------------------------------------------------------------------------------
+book: setup
+	$(BIN)/jupyter-book build . -W --keep-going
+
+# -- tests -----------------------------------------------------------------------------------
+PY_SOURCES := $(wildcard roofline_lib roofline_grader tests tools)
+
+lint: $(STAMP)
+	$(BIN)/ruff check $(PY_SOURCES)
+	$(BIN)/ruff format --check $(PY_SOURCES)
+
+format: $(STAMP)
+	$(BIN)/ruff format $(PY_SOURCES)
+	$(BIN)/ruff check --fix $(PY_SOURCES)
+
+test: setup lint
+	$(BIN)/python tools/ensure_chromium.py
+	$(BIN)/python -m pytest -n 2 --dist loadgroup
+
+# -- students and instructors ----------------------------------------------------------------
+lab: setup
+	$(BIN)/jupyter lab --notebook-dir=exercises
+
+release: $(STAMP)
+	$(BIN)/python -m roofline_grader.release
+
+grade: $(STAMP)
+	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=path/to/submissions [OUT=dir] [JOBS=n]"; exit 2; }
+	$(BIN)/roofline-grade "$(SUBMISSIONS)" $(if $(OUT),--out "$(OUT)") $(if $(JOBS),--jobs $(JOBS))
+
+bench: $(STAMP)
+	$(BIN)/python -m tools.bench
+
+measure: $(STAMP)
+	$(BIN)/python -m roofline_lib.measure
+
+# -- maintenance -------------------------------------------------------------------------------
+lock:
+	rm -rf /tmp/roofline-lock && $(PYTHON) -m venv /tmp/roofline-lock
+	/tmp/roofline-lock/bin/pip install --quiet '.[test]'
+	{ echo "# Every package the course installs, pinned (generated with pip freeze from a clean install of pyproject.toml)."; \
+	  echo "# Regenerate: make lock"; /tmp/roofline-lock/bin/pip freeze --exclude roofline-course; } > constraints.txt
+
+clean:
+	rm -rf _build .jupyter_cache .pytest_cache .ruff_cache

@@ -1,0 +1,124 @@
+"""roofline_lib: the single source of truth for every number in the Roofline course.
+
+Modules, one idea each:
+
+* :mod:`~roofline_lib.hardware` — cited catalog of chips and links (dense FLOP/s, one-way bytes/s);
+* :mod:`~roofline_lib.dtypes` — bytes per element;
+* :mod:`~roofline_lib.costs` — FLOPs and HBM bytes of vector ops and matmuls;
+* :mod:`~roofline_lib.attention` — standard and flash attention;
+* :mod:`~roofline_lib.sharding` — matmuls sharded over chips, network intensity, critical D;
+* :mod:`~roofline_lib.roofline` — T_math, T_comms, bounds, regimes, critical intensity and batch;
+* :mod:`~roofline_lib.mfu` — training FLOPs and MFU;
+* :mod:`~roofline_lib.plots` and :mod:`~roofline_lib.palette` — charts;
+* :mod:`~roofline_lib.fmt` — numbers for prose;
+* :mod:`~roofline_lib.chapter` — the chapter's rounded figures and the problems' givens.
+
+Plotting, the explorer and measurement are imported on first use, so ``import roofline_lib``
+stays light.
+"""
+
+from __future__ import annotations
+
+from ._checks import UnknownNameError
+from .attention import flash_attention, standard_attention, standard_attention_critical_seq_len
+from .costs import (
+    BF16,
+    ELEMENTWISE_FLOPS_PER_ELEMENT,
+    FP32,
+    INT8,
+    W8A16,
+    Cost,
+    MatmulDtypes,
+    batched_matmul,
+    dot_product,
+    elementwise,
+    matmul,
+    matmul_dtypes,
+    matmul_small_batch,
+    tile_intensity,
+    tiled_matmul,
+)
+from .dtypes import BYTES_PER_ELEMENT, DTYPES, bytes_per_element
+from .fmt import format_number, format_percent, format_quantity
+from .hardware import CATALOG, LINKS, Chip, Citation, Link, chip_names, get_chip, get_link
+from .mfu import TrainingFlops, model_flops_utilization, step_time_for_mfu, training_flops
+from .roofline import (
+    RooflineEstimate,
+    achievable_flops_per_s,
+    analyze,
+    critical_batch_size,
+    critical_intensity,
+    estimate,
+    lower_bound,
+    regime,
+    t_comms,
+    t_math,
+    upper_bound,
+)
+from .sharding import (
+    COLLECTIVES,
+    ShardedMatmulCost,
+    collective_factor,
+    critical_contracting_dim,
+    critical_shard_dim,
+    sharded_matmul,
+)
+
+__all__ = [
+    "BF16",
+    "BYTES_PER_ELEMENT",
+    "CATALOG",
+    "COLLECTIVES",
+    "DTYPES",
+    "ELEMENTWISE_FLOPS_PER_ELEMENT",
+    "FP32",
+    "INT8",
+    "LINKS",
+    "W8A16",
+    "Chip",
+    "Citation",
+    "Cost",
+    "Link",
+    "MatmulDtypes",
+    "RooflineEstimate",
+    "ShardedMatmulCost",
+    "TrainingFlops",
+    "UnknownNameError",
+    "achievable_flops_per_s",
+    "analyze",
+    "batched_matmul",
+    "bytes_per_element",
+    "chip_names",
+    "collective_factor",
+    "critical_batch_size",
+    "critical_contracting_dim",
+    "critical_intensity",
+    "critical_shard_dim",
+    "dot_product",
+    "elementwise",
+    "estimate",
+    "flash_attention",
+    "format_number",
+    "format_percent",
+    "format_quantity",
+    "get_chip",
+    "get_link",
+    "lower_bound",
+    "matmul",
+    "matmul_dtypes",
+    "matmul_small_batch",
+    "model_flops_utilization",
+    "regime",
+    "sharded_matmul",
+    "standard_attention",
+    "standard_attention_critical_seq_len",
+    "step_time_for_mfu",
+    "t_comms",
+    "t_math",
+    "tile_intensity",
+    "tiled_matmul",
+    "training_flops",
+    "upper_bound",
+]
+
+__version__ = "0.1.0"

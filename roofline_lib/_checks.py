@@ -1,0 +1,119 @@
+"""Input validation shared by every public function.
+
+Each check names the parameter and what is allowed, so that a bad call fails with a message a
+student can act on ("B must be a positive integer, got -3") instead of a nonsense number.
+Checks accept Python scalars and numpy arrays; arrays are checked element by element.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from numbers import Real
+
+import numpy as np
+
+ArrayLike = float | int | np.ndarray
+
+
+class UnknownNameError(KeyError, ValueError):
+    """An unknown chip, dtype, level or link name. It is both a KeyError and a ValueError.
+
+    ``str()`` gives the plain message (KeyError would otherwise wrap it in quotes).
+    """
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+def _as_float_array(name: str, value: object) -> np.ndarray:
+    if isinstance(value, bool | np.bool_):
+        raise ValueError(f"{name} must be a number, got the boolean {value!r}")
+    if isinstance(value, str | bytes):
+        raise ValueError(f"{name} must be a number, got the string {value!r}")
+    try:
+        arr = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a number or an array of numbers, got {value!r}") from None
+    if arr.dtype == object:
+        raise ValueError(f"{name} must be a number or an array of numbers, got {value!r}")
+    return arr
+
+
+def _first_bad(arr: np.ndarray, bad: np.ndarray) -> str:
+    if arr.ndim == 0:
+        return repr(arr.item())
+    index = tuple(int(i) for i in np.argwhere(bad)[0])
+    where = index[0] if len(index) == 1 else index
+    return f"{arr[index].item()!r} at index {where}"
+
+
+def positive_count(name: str, value: object) -> np.ndarray:
+    """Check a count (a size, a number of chips, tokens, layers): a positive whole number.
+
+    Integral floats such as ``4096.0`` or ``1e12`` are accepted; ``2.5``, ``0``, ``-3``,
+    NaN and infinity are not. Returns a float64 array (0-d for a scalar).
+    """
+    arr = _as_float_array(name, value)
+    bad = ~np.isfinite(arr) | (arr <= 0) | (arr != np.floor(arr))
+    if bad.any():
+        raise ValueError(f"{name} must be a positive integer, got {_first_bad(arr, bad)}")
+    return arr
+
+
+def positive_real(name: str, value: object, unit: str = "") -> np.ndarray:
+    """Check a positive, finite real quantity (a rate, a bandwidth, a time)."""
+    arr = _as_float_array(name, value)
+    bad = ~np.isfinite(arr) | (arr <= 0)
+    if bad.any():
+        suffix = f" (in {unit})" if unit else ""
+        raise ValueError(
+            f"{name} must be a positive finite number{suffix}, got {_first_bad(arr, bad)}"
+        )
+    return arr
+
+
+def nonnegative_real(name: str, value: object, unit: str = "") -> np.ndarray:
+    """Check a finite real quantity that may be zero (bytes moved, FLOPs)."""
+    arr = _as_float_array(name, value)
+    bad = ~np.isfinite(arr) | (arr < 0)
+    if bad.any():
+        suffix = f" (in {unit})" if unit else ""
+        raise ValueError(
+            f"{name} must be a non-negative finite number{suffix}, got {_first_bad(arr, bad)}"
+        )
+    return arr
+
+
+def choice(name: str, value: object, allowed: Iterable[str]) -> str:
+    """Check that a name is one of the allowed names; raise UnknownNameError listing them."""
+    allowed = list(allowed)
+    if not isinstance(value, str) or value not in allowed:
+        raise UnknownNameError(
+            f"unknown {name} {value!r}; allowed: {', '.join(repr(a) for a in allowed)}"
+        )
+    return value
+
+
+def scalar_real(name: str, value: object) -> float:
+    """Check a single finite real number (not an array)."""
+    if isinstance(value, bool) or not isinstance(value, Real | np.floating | np.integer):
+        raise ValueError(f"{name} must be a single real number, got {value!r}")
+    out = float(value)
+    if not np.isfinite(out):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    return out
+
+
+def out(value: np.ndarray | float) -> ArrayLike:
+    """Return a Python float for a 0-d result and the array itself otherwise."""
+    arr = np.asarray(value)
+    return float(arr) if arr.ndim == 0 else arr
+
+
+def broadcast(**arrays: np.ndarray) -> list[np.ndarray]:
+    """Broadcast named arrays together, with an error naming them when the shapes clash."""
+    try:
+        return list(np.broadcast_arrays(*arrays.values()))
+    except ValueError:
+        shapes = ", ".join(f"{k}{np.shape(v)}" for k, v in arrays.items())
+        raise ValueError(f"array arguments have shapes that do not broadcast: {shapes}") from None

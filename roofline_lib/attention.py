@@ -1,0 +1,99 @@
+"""Cost of attention O = softmax(Q·Kᵀ/√d)·V, standard and flash, for Q, K, V, O of shape [B, N, d].
+
+B counts independent attention problems (batch × heads), N is the sequence length, d the head
+dimension, s the bytes per element. FLOPs count the two matmuls only, 4·B·N²·d; the softmax
+(about 5·B·N² FLOPs) is ignored, as in the chapter.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._checks import ArrayLike, broadcast, out, positive_count, positive_real
+from .costs import Cost
+from .dtypes import bytes_per_element
+
+
+def _bnd(B: ArrayLike, N: ArrayLike, d: ArrayLike) -> list[np.ndarray]:
+    return broadcast(B=positive_count("B", B), N=positive_count("N", N), d=positive_count("d", d))
+
+
+def standard_attention(B: ArrayLike, N: ArrayLike, d: ArrayLike, dtype: str = "bf16") -> Cost:
+    """Attention with the N×N score matrices materialised in HBM.
+
+    Byte model (every arrow is one pass over HBM):
+
+    * S = Q·Kᵀ: read Q and K (2·B·N·d·s), write S (B·N²·s);
+    * P = softmax(S): read S, write P (2·B·N²·s);
+    * O = P·V: read P and V (B·N²·s + B·N·d·s), write O (B·N·d·s).
+
+    bytes read = 3·B·N·d·s + 2·B·N²·s; bytes written = B·N·d·s + 2·B·N²·s;
+    total = 4·s·B·N·(d + N). Intensity = N·d / (s·(N + d)), which tends to d/s
+    (64 FLOPs/byte for d = 128 in bf16) as N grows: below every modern GPU's critical intensity.
+    """
+    b, n, d_ = _bnd(B, N, d)
+    s = bytes_per_element(dtype)
+    bnd = b * n * d_
+    bnn = b * n * n
+    return Cost(
+        "standard attention",
+        4 * bnn * d_,
+        3 * bnd * s + 2 * bnn * s,
+        bnd * s + 2 * bnn * s,
+        dtype,
+        (("q", dtype), ("k", dtype), ("v", dtype), ("o", dtype)),
+    )
+
+
+def flash_attention(
+    B: ArrayLike, N: ArrayLike, d: ArrayLike, M: ArrayLike, dtype: str = "bf16"
+) -> Cost:
+    """Flash attention with tiles of M query rows kept on-chip; S and P never reach HBM.
+
+    Byte model: Q is split into ⌈N/M⌉ tiles of M rows. Each tile is read once, and for each tile
+    the whole of K and V streams through on-chip memory; O is written once. The per-row softmax
+    statistics (2 numbers per row) are ignored.
+
+    bytes read = B·N·d·s (Q) + 2·⌈N/M⌉·B·N·d·s (K and V, once per tile);
+    bytes written = B·N·d·s (O).
+    Intensity = 2N / (s·(1 + ⌈N/M⌉)) → M·2/s for N ≫ M: M FLOPs/byte in bf16.
+
+    The chapter writes the limit as "≈ M/d" because it measures the tile in *elements* of on-chip
+    memory (a tile of M elements holds M/d rows of a head); here M counts rows.
+    """
+    b, n, d_, m = broadcast(
+        B=positive_count("B", B),
+        N=positive_count("N", N),
+        d=positive_count("d", d),
+        M=positive_count("M", M),
+    )
+    s = bytes_per_element(dtype)
+    tiles = np.ceil(n / m)
+    bnd = b * n * d_
+    return Cost(
+        "flash attention",
+        4 * b * n * n * d_,
+        bnd * s + 2 * tiles * bnd * s,
+        bnd * s,
+        dtype,
+        (("q", dtype), ("k", dtype), ("v", dtype), ("o", dtype)),
+    )
+
+
+def standard_attention_critical_seq_len(
+    d: ArrayLike, critical_intensity: ArrayLike, dtype: str = "bf16"
+) -> ArrayLike:
+    """Sequence length N above which standard attention becomes compute-bound; inf if never.
+
+    Its intensity N·d/(s·(N + d)) grows with N towards d/s. It reaches the chip's critical
+    intensity I* only if d > s·I*, at N* = s·I*·d / (d − s·I*). For d = 128 in bf16 (limit 64)
+    and an H100 (I* ≈ 295) that never happens: standard attention is memory-bound at every N.
+    """
+    d_ = positive_count("d", d)
+    i_star = positive_real("critical_intensity", critical_intensity, "FLOPs/byte")
+    d_, i_star = broadcast(d=d_, critical_intensity=i_star)
+    s = bytes_per_element(dtype)
+    margin = d_ - s * i_star
+    with np.errstate(divide="ignore"):
+        n_star = np.where(margin > 0, s * i_star * d_ / np.where(margin > 0, margin, 1), np.inf)
+    return out(n_star)

@@ -1,0 +1,90 @@
+"""The figures the chapter works with, and the givens of its six problems.
+
+The chapter rounds vendor figures (H100 bf16 "9.89e14", TPU v6e "9.1e14" and "1.6 TB/s", TPU v5e
+"8.2e11" or "8.1e11"). To reproduce its arithmetic exactly, the book and the tests use these
+rounded chips; everywhere else the cited catalog in :mod:`roofline_lib.hardware` is used, and
+the book notes where the two differ.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .hardware import H100_SXM, TPU_V5E, TPU_V6E, Chip
+
+H100_CHAPTER = H100_SXM.with_figures(
+    name="H100 (chapter's figures)",
+    peak_flops_per_s={"bf16": 9.89e14},
+    hbm_bandwidth_bytes_per_s=3.35e12,
+)
+"""H100 as the chapter writes it: 9.89e14 bf16 FLOP/s, 3.35e12 bytes/s."""
+
+TPU_V5E_CHAPTER = TPU_V5E.with_figures(
+    name="TPU v5e (chapter's figures)",
+    peak_flops_per_s={"bf16": 1.97e14, "int8": 3.94e14},
+    hbm_bandwidth_bytes_per_s=8.2e11,
+)
+"""TPU v5e as the chapter writes it: 1.97e14 bf16, 3.94e14 int8, 8.2e11 bytes/s."""
+
+TPU_V6E_CHAPTER = TPU_V6E.with_figures(
+    name="TPU v6e (chapter's figures)",
+    peak_flops_per_s={"bf16": 9.1e14},
+    hbm_bandwidth_bytes_per_s=1.6e12,
+)
+"""TPU v6e as the chapter writes it: 9.1e14 bf16 FLOP/s, 1.6e12 bytes/s."""
+
+V5E_ICI_CHAPTER_BYTES_PER_S = 4.5e10
+"""The chapter's TPU v5e ICI figure, one-way (the catalog derives 5e10 per port from Google's page)."""
+NVLINK_CHAPTER_BYTES_PER_S = 4.5e11
+"""The chapter's H100 NVLink figure, one-way."""
+IB_CHAPTER_BYTES_PER_S = 5e10
+"""The chapter's InfiniBand figure per GPU, one-way."""
+TP_PEAK_CHAPTER_FLOPS_PER_S = 1e15
+"""The round peak the chapter uses for its tensor-parallelism arithmetic."""
+
+
+@dataclass(frozen=True)
+class ProblemGivens:
+    """Hardware figures a problem statement gives the student (SI units)."""
+
+    hbm_bandwidth_bytes_per_s: float
+    peak_flops_per_s: float
+    peak_dtype: str
+
+    def chip(self, name: str) -> Chip:
+        """The givens as a Chip, so the library's analysis functions apply to them."""
+        return Chip(
+            name=name,
+            peak_flops_per_s={self.peak_dtype: self.peak_flops_per_s},
+            hbm_bandwidth_bytes_per_s=self.hbm_bandwidth_bytes_per_s,
+        )
+
+
+PROBLEM_1 = ProblemGivens(
+    hbm_bandwidth_bytes_per_s=8.1e11, peak_flops_per_s=3.94e14, peak_dtype="int8"
+)
+"""Problem 1 (int8 matmul): HBM 8.1e11 bytes/s, 3.94e14 int8 OP/s."""
+PROBLEM_2 = ProblemGivens(
+    hbm_bandwidth_bytes_per_s=8.2e11, peak_flops_per_s=1.97e14, peak_dtype="bf16"
+)
+"""Problems 2 and 3 (int8 weights, bf16 activations): HBM 8.2e11 bytes/s, 1.97e14 bf16 FLOP/s.
+
+The chapter's Problem 2 gives only the FLOP rate and reasons with its TPU v5e critical intensity
+of 240 (1.97e14 / 8.2e11); its Problem 3 code divides by 8.2e11. The course states 8.2e11."""
+PROBLEM_3_SHAPES = (4096, 1024)
+"""Problem 3 plots D = F = 4096 and D = F = 1024."""
+PROBLEM_6_CHIP = "H100 SXM"
+"""Problem 6 asks about an H100 (the chapter: 3.35 TB/s, 990 TFLOP/s)."""
+
+LLAMA_70B_RUN = {
+    "n_params": 70e9,
+    "n_chips": 512,
+    "sequences_per_step": 2048,
+    "seq_len": 4096,
+    "step_time_s": 7.0,
+    "n_layers": 80,
+    "d_model": 8192,
+    "peak_flops_per_s": 990e12,
+    "claimed_mfu": 0.49,
+}
+"""The chapter's LLaMA-70B MFU example (512 H100s, 2048 × 4096 tokens per step, 7 s per step)."""

@@ -1,0 +1,36 @@
+"""Number formats: how many bytes one element of each dtype occupies in memory.
+
+The roofline model only needs the storage size of a dtype (bytes per element) and, separately,
+the chip's peak rate for arithmetic in that dtype (see ``hardware``). ``tf32`` is stored as fp32
+(4 bytes) and only differs in how tensor cores multiply it; ``int4`` packs two values per byte.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from ._checks import choice
+
+BYTES_PER_ELEMENT: MappingProxyType[str, float] = MappingProxyType(
+    {
+        "fp64": 8.0,
+        "fp32": 4.0,
+        "tf32": 4.0,
+        "bf16": 2.0,
+        "fp16": 2.0,
+        "fp8": 1.0,
+        "int8": 1.0,
+        "int4": 0.5,
+    }
+)
+"""Storage size of one element, in bytes, for every dtype the library knows."""
+
+DTYPES: tuple[str, ...] = tuple(BYTES_PER_ELEMENT)
+
+
+def bytes_per_element(dtype: str) -> float:
+    """Bytes one element of ``dtype`` occupies (``bf16`` → 2.0, ``int8`` → 1.0).
+
+    Raises ``UnknownNameError`` (a KeyError and ValueError) listing the known dtypes.
+    """
+    return BYTES_PER_ELEMENT[choice("dtype", dtype, DTYPES)]

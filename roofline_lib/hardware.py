@@ -1,0 +1,878 @@
+"""Hardware catalog: chips and links, every figure with its source.
+
+Conventions
+-----------
+* Compute rates are **dense** peak rates in FLOP/s (or OP/s for integers). Where a vendor's
+  headline figure assumes 2:4 structured sparsity, the catalog stores half of it and the
+  figure's :class:`Citation` says so (``sparse_headline=True``).
+* Link bandwidths are **one-way, per chip**, in bytes/s. Where the vendor's figure adds both
+  directions, the catalog stores half of it (``bidirectional_headline=True``).
+* Memory sizes are in bytes (GiB = 2**30 bytes, GB = 1e9 bytes, as the source writes them).
+* A figure computed from other published figures (no vendor states it) has ``derived=True``
+  and its note shows the arithmetic.
+
+A user-defined chip is an ordinary :class:`Chip`; citations are optional for it::
+
+    my_chip = Chip(name="My NPU", peak_flops_per_s={"bf16": 4e14}, hbm_bandwidth_bytes_per_s=1.2e12)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from ._checks import UnknownNameError, positive_real
+from .dtypes import DTYPES
+
+# --------------------------------------------------------------------------------------------
+# Types
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Citation:
+    """Where a figure comes from and how the stored SI value follows from what the source prints.
+
+    Attributes:
+        title: the document's title.
+        url: where to read it.
+        quote: the figure as the source prints it, e.g. ``"BF16 Tensor Core: 1,979 teraFLOPS*"``.
+        sparse_headline: the printed figure assumes 2:4 structured sparsity; the catalog halves it.
+        bidirectional_headline: the printed figure adds both directions; the catalog halves it.
+        derived: no source prints this figure; it is computed from published ones (see ``note``).
+        note: the arithmetic from ``quote`` to the stored value, and any caveat.
+    """
+
+    title: str
+    url: str
+    quote: str
+    sparse_headline: bool = False
+    bidirectional_headline: bool = False
+    derived: bool = False
+    note: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.title.strip() or not self.url.startswith("https://"):
+            raise ValueError("a Citation needs a title and an https:// url")
+
+    @property
+    def basis(self) -> str:
+        """A short label for tables: how the stored value relates to the printed one."""
+        parts = []
+        if self.sparse_headline:
+            parts.append("dense = sparse headline ÷ 2")
+        if self.bidirectional_headline:
+            parts.append("one-way = bidirectional headline ÷ 2")
+        if self.derived:
+            parts.append("derived")
+        return "; ".join(parts) or "as printed"
+
+
+@dataclass(frozen=True)
+class Link:
+    """A chip-to-chip (or chip-to-host) link, as seen from one chip.
+
+    Attributes:
+        key: short name used as a roofline *level*, e.g. ``"nvlink4"``.
+        name: display name, e.g. ``"NVLink 4"``.
+        one_way_bytes_per_s: bandwidth in one direction, bytes/s, for what ``scope`` describes.
+        scope: what the figure covers, e.g. "per GPU, all 18 links to the NVSwitch fabric".
+        citation: the figure's source (optional for user-defined links).
+    """
+
+    key: str
+    name: str
+    one_way_bytes_per_s: float
+    scope: str = ""
+    citation: Citation | None = None
+
+    def __post_init__(self) -> None:
+        if not self.key or not self.key.isidentifier():
+            raise ValueError(
+                f"Link key must be a short identifier such as 'nvlink4', got {self.key!r}"
+            )
+        object.__setattr__(
+            self,
+            "one_way_bytes_per_s",
+            float(
+                positive_real(
+                    f"{self.key}.one_way_bytes_per_s", self.one_way_bytes_per_s, "bytes/s"
+                )
+            ),
+        )
+
+
+MEMORY_LEVELS = ("hbm", "onchip")
+"""Roofline levels inside a chip. A chip's link keys are levels too (see :meth:`Chip.levels`)."""
+
+
+@dataclass(frozen=True)
+class Chip:
+    """One accelerator chip: dense peak rates, memories and links, in SI units.
+
+    Attributes:
+        name: display name, e.g. ``"H100 SXM"``.
+        peak_flops_per_s: dense peak FLOP/s (OP/s for integer dtypes) by dtype name.
+        hbm_bandwidth_bytes_per_s: main-memory (HBM) bandwidth, bytes/s.
+        hbm_capacity_bytes: main-memory capacity, bytes (optional).
+        onchip_name: what the vendor calls its programmer-managed on-chip memory ("SMEM", "VMEM").
+        onchip_capacity_bytes: total on-chip memory, bytes (optional).
+        onchip_bandwidth_bytes_per_s: on-chip memory bandwidth, bytes/s (optional).
+        links: interconnects by key; each key is also a roofline level.
+        citations: sources, keyed by figure: ``"peak_flops_per_s.bf16"``, ``"hbm_bandwidth_bytes_per_s"``,
+            ``"hbm_capacity_bytes"``, ``"onchip_capacity_bytes"``, ``"onchip_bandwidth_bytes_per_s"``.
+        vendor: the maker.
+    """
+
+    name: str
+    peak_flops_per_s: Mapping[str, float]
+    hbm_bandwidth_bytes_per_s: float
+    hbm_capacity_bytes: float | None = None
+    onchip_name: str = "on-chip memory"
+    onchip_capacity_bytes: float | None = None
+    onchip_bandwidth_bytes_per_s: float | None = None
+    links: Mapping[str, Link] = field(default_factory=dict)
+    citations: Mapping[str, Citation] = field(default_factory=dict)
+    vendor: str = ""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise ValueError(f"Chip name must be a non-empty string, got {self.name!r}")
+        if not self.peak_flops_per_s:
+            raise ValueError(f"Chip {self.name!r}: peak_flops_per_s needs at least one dtype")
+        peaks = {}
+        for dtype, rate in self.peak_flops_per_s.items():
+            if dtype not in DTYPES:
+                raise UnknownNameError(
+                    f"Chip {self.name!r}: unknown dtype {dtype!r} in peak_flops_per_s; "
+                    f"allowed: {', '.join(DTYPES)}"
+                )
+            peaks[dtype] = float(positive_real(f"peak_flops_per_s[{dtype!r}]", rate, "FLOP/s"))
+        object.__setattr__(self, "peak_flops_per_s", MappingProxyType(peaks))
+        object.__setattr__(
+            self,
+            "hbm_bandwidth_bytes_per_s",
+            float(
+                positive_real(
+                    "hbm_bandwidth_bytes_per_s", self.hbm_bandwidth_bytes_per_s, "bytes/s"
+                )
+            ),
+        )
+        for attr, unit in (
+            ("hbm_capacity_bytes", "bytes"),
+            ("onchip_capacity_bytes", "bytes"),
+            ("onchip_bandwidth_bytes_per_s", "bytes/s"),
+        ):
+            value = getattr(self, attr)
+            if value is not None:
+                object.__setattr__(self, attr, float(positive_real(attr, value, unit)))
+        links = dict(self.links)
+        for key, link in links.items():
+            if not isinstance(link, Link) or link.key != key:
+                raise ValueError(
+                    f"Chip {self.name!r}: links[{key!r}] must be a Link with key {key!r}"
+                )
+            if key in MEMORY_LEVELS:
+                raise ValueError(f"Chip {self.name!r}: a link may not be called {key!r}")
+        object.__setattr__(self, "links", MappingProxyType(links))
+        object.__setattr__(self, "citations", MappingProxyType(dict(self.citations)))
+
+    # -- lookups --------------------------------------------------------------------------
+
+    @property
+    def dtypes(self) -> tuple[str, ...]:
+        """The dtypes this chip has a published dense peak for."""
+        return tuple(self.peak_flops_per_s)
+
+    def peak(self, dtype: str = "bf16") -> float:
+        """Dense peak FLOP/s for ``dtype``; raises UnknownNameError listing the chip's dtypes."""
+        if dtype not in self.peak_flops_per_s:
+            raise UnknownNameError(
+                f"{self.name} has no published peak for dtype {dtype!r}; "
+                f"allowed: {', '.join(repr(d) for d in self.dtypes)}"
+            )
+        return self.peak_flops_per_s[dtype]
+
+    @property
+    def levels(self) -> tuple[str, ...]:
+        """Roofline levels with a known bandwidth: 'hbm', 'onchip' (if known), then link keys."""
+        levels = ["hbm"]
+        if self.onchip_bandwidth_bytes_per_s is not None:
+            levels.append("onchip")
+        return (*levels, *self.links)
+
+    def bandwidth(self, level: str = "hbm") -> float:
+        """Bandwidth in bytes/s at a roofline level (one-way for links).
+
+        ``level`` is ``"hbm"``, ``"onchip"`` or one of the chip's link keys.
+        """
+        if level == "hbm":
+            return self.hbm_bandwidth_bytes_per_s
+        if level == "onchip" and self.onchip_bandwidth_bytes_per_s is not None:
+            return self.onchip_bandwidth_bytes_per_s
+        if level in self.links:
+            return self.links[level].one_way_bytes_per_s
+        raise UnknownNameError(
+            f"{self.name} has no bandwidth for level {level!r}; "
+            f"allowed: {', '.join(repr(lv) for lv in self.levels)}"
+        )
+
+    def level_name(self, level: str) -> str:
+        """Display name of a level: 'HBM', the on-chip memory's name, or the link's name."""
+        self.bandwidth(level)  # validates
+        if level == "hbm":
+            return "HBM"
+        if level == "onchip":
+            return self.onchip_name
+        return self.links[level].name
+
+    def figures(self) -> Iterator[tuple[str, float, Citation | None]]:
+        """Every numeric figure of the chip as ``(key, value, citation)``; links as ``link.<key>``."""
+        for dtype, rate in self.peak_flops_per_s.items():
+            key = f"peak_flops_per_s.{dtype}"
+            yield key, rate, self.citations.get(key)
+        for attr in (
+            "hbm_bandwidth_bytes_per_s",
+            "hbm_capacity_bytes",
+            "onchip_capacity_bytes",
+            "onchip_bandwidth_bytes_per_s",
+        ):
+            value = getattr(self, attr)
+            if value is not None:
+                yield attr, value, self.citations.get(attr)
+        for key, link in self.links.items():
+            yield f"link.{key}", link.one_way_bytes_per_s, link.citation
+
+    def with_figures(self, name: str | None = None, **changes: object) -> Chip:
+        """A copy with some figures replaced (e.g. the chapter's rounded numbers); citations kept
+        only for the figures left unchanged."""
+        from dataclasses import replace
+
+        dropped = set(changes)
+        if "peak_flops_per_s" in changes:
+            dropped |= {f"peak_flops_per_s.{d}" for d in self.peak_flops_per_s}
+        citations = {k: v for k, v in self.citations.items() if k not in dropped}
+        return replace(self, name=name or self.name, citations=citations, **changes)
+
+
+# --------------------------------------------------------------------------------------------
+# Sources
+# --------------------------------------------------------------------------------------------
+
+GiB = 2.0**30
+KiB = 2.0**10
+GB = 1e9
+TB = 1e12
+T = 1e12  # tera-
+
+
+def _cite(title: str, url: str) -> dict[str, str]:
+    return {"title": title, "url": url}
+
+
+_H100_DS = _cite(
+    "NVIDIA H100 Tensor Core GPU Datasheet", "https://www.nvidia.com/en-us/data-center/h100/"
+)
+_H100_WP = _cite(
+    "NVIDIA H100 Tensor Core GPU Architecture (whitepaper)",
+    "https://resources.nvidia.com/en-us-tensor-core/gtc22-whitepaper-hopper",
+)
+_CUDA_GUIDE = _cite(
+    "CUDA C++ Programming Guide: shared memory (32 banks of 4 bytes per clock)",
+    "https://docs.nvidia.com/cuda/cuda-c-programming-guide/",
+)
+_H200_DS = _cite(
+    "NVIDIA H200 Tensor Core GPU Datasheet", "https://www.nvidia.com/en-us/data-center/h200/"
+)
+_A100_DS = _cite(
+    "NVIDIA A100 Tensor Core GPU Datasheet",
+    "https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf",
+)
+_A100_WP = _cite(
+    "NVIDIA A100 Tensor Core GPU Architecture (whitepaper)",
+    "https://images.nvidia.com/aem-dam/en-zz/Solutions/data-center/nvidia-ampere-architecture-whitepaper.pdf",
+)
+_HGX = _cite(
+    "NVIDIA HGX Platform: HGX B200 specifications", "https://www.nvidia.com/en-us/data-center/hgx/"
+)
+_DGX_B200 = _cite("NVIDIA DGX B200 Datasheet", "https://www.nvidia.com/en-us/data-center/dgx-b200/")
+_DGX_H100 = _cite(
+    "NVIDIA DGX H100 User Guide: Introduction to the NVIDIA DGX H100 System",
+    "https://docs.nvidia.com/dgx/dgxh100-user-guide/introduction-to-dgxh100.html",
+)
+_DGX_A100 = _cite(
+    "NVIDIA DGX A100 User Guide: Introduction to the NVIDIA DGX A100 System",
+    "https://docs.nvidia.com/dgx/dgxa100-user-guide/introduction-to-dgxa100.html",
+)
+_MI300X_DS = _cite(
+    "AMD Instinct MI300X Accelerator Data Sheet",
+    "https://www.amd.com/content/dam/amd/en/documents/instinct-tech-docs/data-sheets/amd-instinct-mi300x-data-sheet.pdf",
+)
+_TPU_V4 = _cite("Cloud TPU documentation: TPU v4", "https://cloud.google.com/tpu/docs/v4")
+_TPU_V5E = _cite("Cloud TPU documentation: TPU v5e", "https://cloud.google.com/tpu/docs/v5e")
+_TPU_V5P = _cite("Cloud TPU documentation: TPU v5p", "https://cloud.google.com/tpu/docs/v5p")
+_TPU_V5P_BLOG = _cite(
+    "Google Cloud blog: Introducing Cloud TPU v5p and AI Hypercomputer",
+    "https://cloud.google.com/blog/products/ai-machine-learning/introducing-cloud-tpu-v5p-and-ai-hypercomputer",
+)
+_TPU_V6E = _cite("Cloud TPU documentation: TPU v6e", "https://cloud.google.com/tpu/docs/v6e")
+_SCALING_BOOK_TPU = _cite(
+    "How to Scale Your Model, Part 2: How to Think About TPUs",
+    "https://jax-ml.github.io/scaling-book/tpus/",
+)
+
+
+def _sparse(src: dict[str, str], quote: str, note: str = "") -> Citation:
+    return Citation(**src, quote=quote, sparse_headline=True, note=note or "dense = headline ÷ 2")
+
+
+def _printed(src: dict[str, str], quote: str, note: str = "") -> Citation:
+    return Citation(**src, quote=quote, note=note)
+
+
+def _derived(src: dict[str, str], quote: str, note: str) -> Citation:
+    return Citation(**src, quote=quote, derived=True, note=note)
+
+
+# --------------------------------------------------------------------------------------------
+# Links
+# --------------------------------------------------------------------------------------------
+
+NVLINK3 = Link(
+    "nvlink3",
+    "NVLink 3",
+    300 * GB,
+    "per A100 GPU, all 12 links together",
+    Citation(
+        **_A100_DS,
+        quote="NVLink: 600GB/s",
+        bidirectional_headline=True,
+        note="600 GB/s counts both directions; one-way = 300 GB/s",
+    ),
+)
+NVLINK4 = Link(
+    "nvlink4",
+    "NVLink 4",
+    450 * GB,
+    "per H100/H200 GPU, all 18 links to the NVSwitch fabric together",
+    Citation(
+        **_H100_DS,
+        quote="NVLink: 900GB/s",
+        bidirectional_headline=True,
+        note="900 GB/s counts both directions; one-way = 450 GB/s",
+    ),
+)
+NVLINK5 = Link(
+    "nvlink5",
+    "NVLink 5",
+    900 * GB,
+    "per B200 GPU, all 18 links to the NVSwitch fabric together",
+    Citation(
+        **_HGX,
+        quote="NVLink (fifth generation): 1.8TB/s GPU-to-GPU bandwidth",
+        bidirectional_headline=True,
+        note="1.8 TB/s counts both directions; one-way = 900 GB/s",
+    ),
+)
+IB_NDR = Link(
+    "ib_ndr",
+    "InfiniBand NDR",
+    50 * GB,
+    "per GPU: one 400 Gb/s ConnectX-7 port per GPU, as in a DGX H100",
+    Citation(
+        **_DGX_H100,
+        quote="8x single-port NVIDIA ConnectX-7 VPI, up to 400Gb/s InfiniBand/Ethernet",
+        note="400 Gb/s per port is a per-direction (full-duplex) rate: 400/8 = 50 GB/s one-way",
+    ),
+)
+IB_HDR = Link(
+    "ib_hdr",
+    "InfiniBand HDR",
+    25 * GB,
+    "per GPU: one 200 Gb/s ConnectX-6 port per GPU, as in a DGX A100",
+    Citation(
+        **_DGX_A100,
+        quote="8x single-port NVIDIA ConnectX-6 VPI, 200Gb/s HDR InfiniBand",
+        note="200 Gb/s per port is a per-direction rate: 200/8 = 25 GB/s one-way",
+    ),
+)
+PCIE4 = Link(
+    "pcie4",
+    "PCIe Gen4 x16",
+    32 * GB,
+    "GPU to host, one x16 slot",
+    Citation(
+        **_A100_DS,
+        quote="PCIe Gen4: 64GB/s",
+        bidirectional_headline=True,
+        note="64 GB/s counts both directions; one-way = 32 GB/s (31.5 GB/s after 128b/130b encoding)",
+    ),
+)
+PCIE5 = Link(
+    "pcie5",
+    "PCIe Gen5 x16",
+    64 * GB,
+    "GPU to host, one x16 slot",
+    Citation(
+        **_H100_DS,
+        quote="PCIe Gen5: 128GB/s",
+        bidirectional_headline=True,
+        note="128 GB/s counts both directions; one-way = 64 GB/s (63.0 GB/s after 128b/130b encoding)",
+    ),
+)
+INFINITY_FABRIC = Link(
+    "infinity_fabric",
+    "AMD Infinity Fabric (xGMI)",
+    64 * GB,
+    "one link between two MI300X GPUs; seven per GPU in an 8-GPU platform",
+    Citation(
+        **_MI300X_DS,
+        quote="Peak Infinity Fabric Link Bandwidth: 128 GB/s",
+        bidirectional_headline=True,
+        note="128 GB/s per link counts both directions; one-way = 64 GB/s",
+    ),
+)
+
+
+def _ici(
+    src: dict[str, str], quote: str, ports: int, bidir_total_bytes_per_s: float, chip: str
+) -> Link:
+    one_way = bidir_total_bytes_per_s / ports / 2
+    return Link(
+        "ici",
+        "ICI",
+        one_way,
+        f"one ICI port of a {chip} chip, one direction",
+        Citation(
+            **src,
+            quote=quote,
+            bidirectional_headline=True,
+            derived=True,
+            note=f"{bidir_total_bytes_per_s / GB:g} GB/s over {ports} ports, both directions: "
+            f"{bidir_total_bytes_per_s / GB:g} / {ports} / 2 = {one_way / GB:g} GB/s one-way per port",
+        ),
+    )
+
+
+ICI_V4 = Link(
+    "ici",
+    "ICI",
+    45 * GB,
+    "one ICI link of a TPU v4 chip, one direction",
+    Citation(
+        **_SCALING_BOOK_TPU,
+        quote="TPU v4p ICI bandwidth: 4.5e10 bytes/s one-way (9e10 bidirectional)",
+        note="Cloud TPU v4 documentation gives no per-chip ICI figure",
+    ),
+)
+ICI_V5E = _ici(
+    _TPU_V5E,
+    "Bidirectional inter-chip interconnect (ICI) bandwidth (per chip): 400 GBps; "
+    "ICI ports per chip: 4",
+    4,
+    400 * GB,
+    "TPU v5e",
+)
+ICI_V5P = _ici(
+    _TPU_V5P,
+    "Bidirectional inter-chip interconnect (ICI) bandwidth per chip (GBps): 1200",
+    6,
+    1200 * GB,
+    "TPU v5p",
+)
+ICI_V6E = _ici(
+    _TPU_V6E,
+    "Bidirectional inter-chip interconnect (ICI) bandwidth (per chip): 800 GBps; "
+    "ICI ports per chip: 4",
+    4,
+    800 * GB,
+    "TPU v6e",
+)
+
+LINKS: MappingProxyType[str, Link] = MappingProxyType(
+    {
+        link.key: link
+        for link in (NVLINK3, NVLINK4, NVLINK5, IB_HDR, IB_NDR, PCIE4, PCIE5, INFINITY_FABRIC)
+    }
+)
+"""The GPU interconnects, by key. TPU ICI differs per generation; see each TPU chip's ``links``."""
+
+# --------------------------------------------------------------------------------------------
+# Chips
+# --------------------------------------------------------------------------------------------
+
+_H100_SMEM_NOTE = (
+    "132 SMs × 228 KiB of shared memory per SM (the whitepaper: 'configurable up to 228 KB')"
+)
+_H100_SMEM_BW_NOTE = (
+    "no vendor figure; 132 SMs × 128 bytes/clock (32 banks × 4 bytes, CUDA guide) × 1.83 GHz "
+    "(the boost clock behind the whitepaper's 989.4 TFLOPS dense bf16) = 30.9 TB/s"
+)
+
+
+def _hopper(
+    name: str, ds: dict[str, str], hbm_bytes: float, hbm_quote: str, hbm_bw: float, bw_quote: str
+) -> Chip:
+    return Chip(
+        name=name,
+        vendor="NVIDIA",
+        peak_flops_per_s={
+            "fp64": 67 * T,
+            "fp32": 67 * T,
+            "tf32": 989 * T / 2,
+            "bf16": 1979 * T / 2,
+            "fp16": 1979 * T / 2,
+            "fp8": 3958 * T / 2,
+            "int8": 3958 * T / 2,
+        },
+        hbm_capacity_bytes=hbm_bytes,
+        hbm_bandwidth_bytes_per_s=hbm_bw,
+        onchip_name="SMEM",
+        onchip_capacity_bytes=132 * 228 * KiB,
+        onchip_bandwidth_bytes_per_s=132 * 128 * 1.83e9,
+        links={"nvlink4": NVLINK4, "ib_ndr": IB_NDR, "pcie5": PCIE5},
+        citations={
+            "peak_flops_per_s.fp64": _printed(ds, "FP64 Tensor Core: 67 teraFLOPS", "dense"),
+            "peak_flops_per_s.fp32": _printed(
+                ds, "FP32: 67 teraFLOPS", "dense, CUDA cores (no tensor cores)"
+            ),
+            "peak_flops_per_s.tf32": _sparse(
+                ds, "TF32 Tensor Core: 989 teraFLOPS* (*with sparsity)"
+            ),
+            "peak_flops_per_s.bf16": _sparse(
+                ds,
+                "BFLOAT16 Tensor Core: 1,979 teraFLOPS* (*with sparsity)",
+                "dense = 1,979 ÷ 2 = 989.5 TFLOPS (the whitepaper prints 989.4)",
+            ),
+            "peak_flops_per_s.fp16": _sparse(
+                ds, "FP16 Tensor Core: 1,979 teraFLOPS* (*with sparsity)"
+            ),
+            "peak_flops_per_s.fp8": _sparse(
+                ds, "FP8 Tensor Core: 3,958 teraFLOPS* (*with sparsity)"
+            ),
+            "peak_flops_per_s.int8": _sparse(ds, "INT8 Tensor Core: 3,958 TOPS* (*with sparsity)"),
+            "hbm_capacity_bytes": _printed(ds, hbm_quote),
+            "hbm_bandwidth_bytes_per_s": _printed(ds, bw_quote),
+            "onchip_capacity_bytes": _derived(
+                _H100_WP, "Shared Memory Size / SM: Configurable up to 228 KB", _H100_SMEM_NOTE
+            ),
+            "onchip_bandwidth_bytes_per_s": _derived(
+                _CUDA_GUIDE, "32 banks, 4 bytes each, per clock per SM", _H100_SMEM_BW_NOTE
+            ),
+        },
+    )
+
+
+H100_SXM = _hopper(
+    "H100 SXM", _H100_DS, 80 * GB, "GPU Memory: 80GB", 3.35 * TB, "GPU Memory Bandwidth: 3.35TB/s"
+)
+H200 = _hopper(
+    "H200", _H200_DS, 141 * GB, "GPU Memory: 141GB", 4.8 * TB, "GPU Memory Bandwidth: 4.8TB/s"
+)
+
+A100_80GB = Chip(
+    name="A100 80GB SXM",
+    vendor="NVIDIA",
+    peak_flops_per_s={
+        "fp64": 19.5 * T,
+        "fp32": 19.5 * T,
+        "tf32": 156 * T,
+        "bf16": 312 * T,
+        "fp16": 312 * T,
+        "int8": 624 * T,
+    },
+    hbm_capacity_bytes=80 * GB,
+    hbm_bandwidth_bytes_per_s=2039 * GB,
+    onchip_name="SMEM",
+    onchip_capacity_bytes=108 * 164 * KiB,
+    onchip_bandwidth_bytes_per_s=108 * 128 * 1.41e9,
+    links={"nvlink3": NVLINK3, "ib_hdr": IB_HDR, "pcie4": PCIE4},
+    citations={
+        "peak_flops_per_s.fp64": _printed(_A100_DS, "FP64 Tensor Core: 19.5 TFLOPS", "dense"),
+        "peak_flops_per_s.fp32": _printed(_A100_DS, "FP32: 19.5 TFLOPS", "dense"),
+        "peak_flops_per_s.tf32": _printed(
+            _A100_DS,
+            "Tensor Float 32 (TF32): 156 TFLOPS | 312 TFLOPS*",
+            "the dense figure is printed; * is with sparsity",
+        ),
+        "peak_flops_per_s.bf16": _printed(
+            _A100_DS,
+            "BFLOAT16 Tensor Core: 312 TFLOPS | 624 TFLOPS*",
+            "the dense figure is printed; * is with sparsity",
+        ),
+        "peak_flops_per_s.fp16": _printed(
+            _A100_DS,
+            "FP16 Tensor Core: 312 TFLOPS | 624 TFLOPS*",
+            "the dense figure is printed; * is with sparsity",
+        ),
+        "peak_flops_per_s.int8": _printed(
+            _A100_DS,
+            "INT8 Tensor Core: 624 TOPS | 1248 TOPS*",
+            "the dense figure is printed; * is with sparsity",
+        ),
+        "hbm_capacity_bytes": _printed(_A100_DS, "GPU Memory: 80GB HBM2e"),
+        "hbm_bandwidth_bytes_per_s": _printed(
+            _A100_DS, "GPU Memory Bandwidth: 2,039GB/s (A100 80GB SXM)"
+        ),
+        "onchip_capacity_bytes": _derived(
+            _A100_WP, "shared memory configurable up to 164 KB per SM", "108 SMs × 164 KiB"
+        ),
+        "onchip_bandwidth_bytes_per_s": _derived(
+            _CUDA_GUIDE,
+            "32 banks, 4 bytes each, per clock per SM",
+            "no vendor figure; 108 SMs × 128 bytes/clock × 1.41 GHz boost clock = 19.5 TB/s",
+        ),
+    },
+)
+
+B200 = Chip(
+    name="B200",
+    vendor="NVIDIA",
+    peak_flops_per_s={
+        "fp32": 600 * T / 8,
+        "tf32": 18e15 / 8 / 2,
+        "bf16": 36e15 / 8 / 2,
+        "fp16": 36e15 / 8 / 2,
+        "fp8": 72e15 / 8 / 2,
+        "int8": 72e15 / 8 / 2,
+    },
+    hbm_capacity_bytes=1440 * GB / 8,
+    hbm_bandwidth_bytes_per_s=64 * TB / 8,
+    links={"nvlink5": NVLINK5, "ib_ndr": IB_NDR},
+    citations={
+        "peak_flops_per_s.fp32": _printed(
+            _HGX, "HGX B200 (8 GPUs): FP32 600 TFLOPS", "per GPU = 600 ÷ 8"
+        ),
+        "peak_flops_per_s.tf32": _sparse(
+            _HGX,
+            "HGX B200 (8 GPUs): TF32 Tensor Core 18 PFLOPS* (*with sparsity)",
+            "per GPU dense = 18 ÷ 8 ÷ 2 = 1.125 PFLOPS",
+        ),
+        "peak_flops_per_s.bf16": _sparse(
+            _HGX,
+            "HGX B200 (8 GPUs): FP16/BF16 Tensor Core 36 PFLOPS* (*with sparsity)",
+            "per GPU dense = 36 ÷ 8 ÷ 2 = 2.25 PFLOPS",
+        ),
+        "peak_flops_per_s.fp16": _sparse(
+            _HGX,
+            "HGX B200 (8 GPUs): FP16/BF16 Tensor Core 36 PFLOPS* (*with sparsity)",
+            "per GPU dense = 36 ÷ 8 ÷ 2 = 2.25 PFLOPS",
+        ),
+        "peak_flops_per_s.fp8": _sparse(
+            _HGX,
+            "HGX B200 (8 GPUs): FP8/FP6 Tensor Core 72 PFLOPS* (*with sparsity)",
+            "per GPU dense = 72 ÷ 8 ÷ 2 = 4.5 PFLOPS",
+        ),
+        "peak_flops_per_s.int8": _sparse(
+            _HGX,
+            "HGX B200 (8 GPUs): INT8 Tensor Core 72 POPS* (*with sparsity)",
+            "per GPU dense = 72 ÷ 8 ÷ 2 = 4.5 POPS",
+        ),
+        "hbm_capacity_bytes": _printed(
+            _DGX_B200, "GPU Memory: 1,440GB total (8 GPUs)", "per GPU = 180 GB"
+        ),
+        "hbm_bandwidth_bytes_per_s": _printed(
+            _DGX_B200, "HBM3e bandwidth: 64TB/s (8 GPUs)", "per GPU = 8 TB/s"
+        ),
+    },
+)
+
+MI300X = Chip(
+    name="MI300X",
+    vendor="AMD",
+    peak_flops_per_s={
+        "fp64": 163.4 * T,
+        "fp32": 163.4 * T,
+        "tf32": 653.7 * T,
+        "bf16": 1307.4 * T,
+        "fp16": 1307.4 * T,
+        "fp8": 2614.9 * T,
+        "int8": 2614.9 * T,
+    },
+    hbm_capacity_bytes=192 * GB,
+    hbm_bandwidth_bytes_per_s=5.3 * TB,
+    links={"infinity_fabric": INFINITY_FABRIC, "pcie5": PCIE5},
+    citations={
+        "peak_flops_per_s.fp64": _printed(
+            _MI300X_DS, "Peak Double Precision Matrix (FP64) Performance: 163.4 TFLOPs"
+        ),
+        "peak_flops_per_s.fp32": _printed(
+            _MI300X_DS, "Peak Single Precision Matrix (FP32) Performance: 163.4 TFLOPs"
+        ),
+        "peak_flops_per_s.tf32": _printed(
+            _MI300X_DS,
+            "Peak TF32 Performance: 653.7 TFLOPs",
+            "dense is printed; the sparse figure (1307.4) is listed separately",
+        ),
+        "peak_flops_per_s.bf16": _printed(
+            _MI300X_DS,
+            "Peak bfloat16: 1307.4 TFLOPs",
+            "dense is printed; with structured sparsity: 2614.9",
+        ),
+        "peak_flops_per_s.fp16": _printed(
+            _MI300X_DS,
+            "Peak Half Precision (FP16) Performance: 1307.4 TFLOPs",
+            "dense is printed; with structured sparsity: 2614.9",
+        ),
+        "peak_flops_per_s.fp8": _printed(
+            _MI300X_DS,
+            "Peak Eight-bit Precision (FP8) Performance: 2614.9 TFLOPs",
+            "dense is printed; with structured sparsity: 5229.8",
+        ),
+        "peak_flops_per_s.int8": _printed(
+            _MI300X_DS,
+            "Peak INT8 Performance: 2614.9 TOPs",
+            "dense is printed; with structured sparsity: 5229.8",
+        ),
+        "hbm_capacity_bytes": _printed(_MI300X_DS, "Memory Capacity: 192 GB HBM3"),
+        "hbm_bandwidth_bytes_per_s": _printed(
+            _MI300X_DS, "Peak Theoretical Memory Bandwidth: 5.3 TB/s"
+        ),
+    },
+)
+
+TPU_V4 = Chip(
+    name="TPU v4",
+    vendor="Google",
+    peak_flops_per_s={"bf16": 275 * T, "int8": 275 * T},
+    hbm_capacity_bytes=32 * GiB,
+    hbm_bandwidth_bytes_per_s=1200 * GB,
+    links={"ici": ICI_V4},
+    citations={
+        "peak_flops_per_s.bf16": _printed(
+            _TPU_V4, "Peak compute per chip: 275 teraflops (bf16 or int8)"
+        ),
+        "peak_flops_per_s.int8": _printed(
+            _TPU_V4, "Peak compute per chip: 275 teraflops (bf16 or int8)"
+        ),
+        "hbm_capacity_bytes": _printed(_TPU_V4, "HBM2 capacity and bandwidth: 32 GiB, 1200 GBps"),
+        "hbm_bandwidth_bytes_per_s": _printed(
+            _TPU_V4, "HBM2 capacity and bandwidth: 32 GiB, 1200 GBps"
+        ),
+    },
+)
+
+TPU_V5E = Chip(
+    name="TPU v5e",
+    vendor="Google",
+    peak_flops_per_s={"bf16": 197 * T, "int8": 393 * T},
+    hbm_capacity_bytes=16 * GB,
+    hbm_bandwidth_bytes_per_s=819 * GB,
+    onchip_name="VMEM",
+    onchip_capacity_bytes=128 * 2.0**20,
+    links={"ici": ICI_V5E},
+    citations={
+        "peak_flops_per_s.bf16": _printed(_TPU_V5E, "Peak compute per chip (bf16): 197 TFLOPs"),
+        "peak_flops_per_s.int8": _printed(
+            _TPU_V5E,
+            "Peak compute per chip (Int8): 393 TOPs",
+            "the chapter and the scaling book use 3.94e14 (twice the bf16 rate)",
+        ),
+        "hbm_capacity_bytes": _printed(_TPU_V5E, "HBM2 capacity and bandwidth: 16 GB, 819 GBps"),
+        "hbm_bandwidth_bytes_per_s": _printed(
+            _TPU_V5E,
+            "HBM2 capacity and bandwidth: 16 GB, 819 GBps",
+            "one revision of the page prints '800 GiBps'; the chapter uses 8.2e11 and 8.1e11",
+        ),
+        "onchip_capacity_bytes": _printed(
+            _SCALING_BOOK_TPU, "VMEM: 128 MiB on TPU v5e", "VMEM bandwidth is not published"
+        ),
+    },
+)
+
+TPU_V5P = Chip(
+    name="TPU v5p",
+    vendor="Google",
+    peak_flops_per_s={"bf16": 459 * T, "int8": 918 * T},
+    hbm_capacity_bytes=95 * GiB,
+    hbm_bandwidth_bytes_per_s=2765 * GB,
+    links={"ici": ICI_V5P},
+    citations={
+        "peak_flops_per_s.bf16": _printed(_TPU_V5P, "Peak compute per chip (BF16): 459 TFLOPs"),
+        "peak_flops_per_s.int8": _printed(
+            _TPU_V5P_BLOG, "459 teraFLOPS of bfloat16 or 918 teraOPS of Int8"
+        ),
+        "hbm_capacity_bytes": _printed(_TPU_V5P, "HBM capacity per chip (GiB): 95"),
+        "hbm_bandwidth_bytes_per_s": _printed(_TPU_V5P, "HBM bandwidth per chip (GBps): 2765"),
+    },
+)
+
+TPU_V6E = Chip(
+    name="TPU v6e",
+    vendor="Google",
+    peak_flops_per_s={"bf16": 918 * T, "int8": 1836 * T},
+    hbm_capacity_bytes=32 * GB,
+    hbm_bandwidth_bytes_per_s=1638 * GB,
+    links={"ici": ICI_V6E},
+    citations={
+        "peak_flops_per_s.bf16": _printed(
+            _TPU_V6E, "Peak compute per chip (bf16): 918 TFLOPs", "the chapter uses 9.1e14"
+        ),
+        "peak_flops_per_s.int8": _printed(_TPU_V6E, "Peak compute per chip (Int8): 1836 TOPs"),
+        "hbm_capacity_bytes": _printed(_TPU_V6E, "HBM capacity per chip: 32 GB"),
+        "hbm_bandwidth_bytes_per_s": _printed(
+            _TPU_V6E, "HBM bandwidth per chip: 1638 GBps", "the chapter uses 1.6e12"
+        ),
+    },
+)
+
+CATALOG: MappingProxyType[str, Chip] = MappingProxyType(
+    {
+        chip.name: chip
+        for chip in (H100_SXM, H200, A100_80GB, B200, MI300X, TPU_V4, TPU_V5E, TPU_V5P, TPU_V6E)
+    }
+)
+"""Every catalog chip by display name."""
+
+_ALIASES = {
+    "h100": "H100 SXM",
+    "h100-sxm": "H100 SXM",
+    "h100 sxm": "H100 SXM",
+    "h200": "H200",
+    "a100": "A100 80GB SXM",
+    "a100-80gb": "A100 80GB SXM",
+    "b200": "B200",
+    "mi300x": "MI300X",
+    "tpu-v4": "TPU v4",
+    "tpu v4": "TPU v4",
+    "v4": "TPU v4",
+    "tpu-v5e": "TPU v5e",
+    "tpu v5e": "TPU v5e",
+    "v5e": "TPU v5e",
+    "tpu-v5p": "TPU v5p",
+    "tpu v5p": "TPU v5p",
+    "v5p": "TPU v5p",
+    "tpu-v6e": "TPU v6e",
+    "tpu v6e": "TPU v6e",
+    "v6e": "TPU v6e",
+}
+
+
+def chip_names() -> tuple[str, ...]:
+    """Display names of the catalog chips."""
+    return tuple(CATALOG)
+
+
+def get_chip(name: str | Chip) -> Chip:
+    """Look up a catalog chip by name (``"H100 SXM"``, ``"h100"``, ``"TPU v5e"``, ``"v5e"``).
+
+    A :class:`Chip` passes through unchanged, so functions can take either. An unknown name
+    raises UnknownNameError (a KeyError and ValueError) listing the known names.
+    """
+    if isinstance(name, Chip):
+        return name
+    if isinstance(name, str):
+        if name in CATALOG:
+            return CATALOG[name]
+        alias = _ALIASES.get(name.strip().lower())
+        if alias:
+            return CATALOG[alias]
+    raise UnknownNameError(f"unknown chip {name!r}; known chips: {', '.join(CATALOG)}")
+
+
+def get_link(key: str) -> Link:
+    """Look up a GPU interconnect by key (``"nvlink4"``, ``"ib_ndr"``, ``"pcie5"``, ...)."""
+    if key in LINKS:
+        return LINKS[key]
+    raise UnknownNameError(f"unknown link {key!r}; known links: {', '.join(LINKS)}")

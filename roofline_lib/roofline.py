@@ -1,0 +1,234 @@
+"""Roofline analysis: time bounds, regimes, critical intensities and achievable throughput.
+
+For an operation doing F FLOPs and moving B bytes on a chip with peak C FLOP/s and bandwidth W
+bytes/s at some level (HBM, on-chip memory, or a network link):
+
+* T_math = F / C and T_comms = B / W (seconds);
+* if compute and data movement overlap perfectly the time is max(T_math, T_comms) (the lower
+  bound); if they do not overlap at all it is T_math + T_comms (the upper bound), which is never
+  more than twice the lower bound;
+* the operation is compute-bound when T_math ≥ T_comms, i.e. when its arithmetic intensity F/B
+  reaches the chip's critical intensity C/W;
+* its achievable throughput is F / max(T_math, T_comms) = min(C, intensity × W).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._checks import ArrayLike, broadcast, nonnegative_real, out, positive_count, positive_real
+from .costs import BF16, Cost, MatmulDtypes, matmul_dtypes
+from .dtypes import bytes_per_element
+from .hardware import Chip, get_chip
+from .sharding import ShardedMatmulCost
+
+
+def t_math(flops: ArrayLike, peak_flops_per_s: ArrayLike) -> ArrayLike:
+    """Compute time in seconds: T_math = FLOPs / peak FLOP/s."""
+    f = nonnegative_real("flops", flops, "FLOPs")
+    c = positive_real("peak_flops_per_s", peak_flops_per_s, "FLOP/s")
+    return out(f / c)
+
+
+def t_comms(bytes_moved: ArrayLike, bandwidth_bytes_per_s: ArrayLike) -> ArrayLike:
+    """Communication time in seconds: T_comms = bytes / bandwidth (bytes/s)."""
+    b = nonnegative_real("bytes_moved", bytes_moved, "bytes")
+    w = positive_real("bandwidth_bytes_per_s", bandwidth_bytes_per_s, "bytes/s")
+    return out(b / w)
+
+
+def lower_bound(t_math_s: ArrayLike, t_comms_s: ArrayLike) -> ArrayLike:
+    """Runtime with perfect overlap, in seconds: max(T_math, T_comms)."""
+    return out(
+        np.maximum(nonnegative_real("t_math_s", t_math_s), nonnegative_real("t_comms_s", t_comms_s))
+    )
+
+
+def upper_bound(t_math_s: ArrayLike, t_comms_s: ArrayLike) -> ArrayLike:
+    """Runtime with no overlap, in seconds: T_math + T_comms (≤ 2 × the lower bound)."""
+    return out(nonnegative_real("t_math_s", t_math_s) + nonnegative_real("t_comms_s", t_comms_s))
+
+
+BOUND_NAMES = {"hbm": "memory-bound", "onchip": "memory-bound"}
+"""The name of the non-compute regime at a level; any link level is 'network-bound'."""
+
+
+def regime_name(level: str) -> str:
+    """'memory-bound' for 'hbm' and 'onchip'; 'network-bound' for a link."""
+    return BOUND_NAMES.get(level, "network-bound")
+
+
+def regime(t_math_s: ArrayLike, t_comms_s: ArrayLike, level: str = "hbm") -> str | np.ndarray:
+    """'compute-bound' where T_math ≥ T_comms, else 'memory-bound' (or 'network-bound' for a
+    link level). Arrays give an array of strings."""
+    tm = nonnegative_real("t_math_s", t_math_s)
+    tc = nonnegative_real("t_comms_s", t_comms_s)
+    result = np.where(tm >= tc, "compute-bound", regime_name(level))
+    return str(result) if result.ndim == 0 else result
+
+
+def critical_intensity(chip: Chip | str, dtype: str = "bf16", level: str = "hbm") -> float:
+    """The chip's critical (ridge-point) intensity, FLOPs/byte: peak(dtype) / bandwidth(level).
+
+    TPU v5e: 197e12 / 819e9 ≈ 240 (bf16). H100 SXM: 989.5e12 / 3.35e12 ≈ 295 (bf16).
+    """
+    c = get_chip(chip)
+    return c.peak(dtype) / c.bandwidth(level)
+
+
+def achievable_flops_per_s(
+    intensity: ArrayLike, peak_flops_per_s: ArrayLike, bandwidth_bytes_per_s: ArrayLike
+) -> ArrayLike:
+    """Roofline throughput in FLOP/s: min(peak, intensity × bandwidth)."""
+    i = nonnegative_real("intensity", intensity, "FLOPs/byte")
+    c = positive_real("peak_flops_per_s", peak_flops_per_s, "FLOP/s")
+    w = positive_real("bandwidth_bytes_per_s", bandwidth_bytes_per_s, "bytes/s")
+    return out(np.minimum(c, i * w))
+
+
+def critical_batch_size(
+    chip: Chip | str,
+    dtypes: MatmulDtypes | str = BF16,
+    level: str = "hbm",
+    D: ArrayLike | None = None,
+    F: ArrayLike | None = None,
+) -> ArrayLike:
+    """Smallest token batch B at which X[B, D]·Y[D, F] is compute-bound on ``chip``.
+
+    With I* = peak(compute dtype) / bandwidth(level):
+
+    * without D and F, the B ≪ D, F limit: intensity 2B/s_y = I*, so B* = I*·s_y / 2
+      (240 for bf16 on a TPU v5e; 240 for int8 × int8 with the int8 peak; 120 for int8
+      weights with bf16 activations);
+    * with D and F, exact bytes: 2BDF = I*·(B·D·s_x + D·F·s_y + B·F·s_z), so
+      B* = I*·s_y·D·F / (2·D·F − I*·(s_x·D + s_z·F)), and inf when the denominator is ≤ 0
+      (the matmul is then memory-bound at every B).
+    """
+    dt = matmul_dtypes(dtypes)
+    i_star = critical_intensity(chip, dt.compute, level)
+    sx, sy, sz = (bytes_per_element(t) for t in (dt.x, dt.y, dt.z))
+    if D is None and F is None:
+        return i_star * sy / 2
+    if D is None or F is None:
+        raise ValueError("give both D and F for the exact critical batch size, or neither")
+    d, f = broadcast(D=positive_count("D", D), F=positive_count("F", F))
+    denominator = 2 * d * f - i_star * (sx * d + sz * f)
+    with np.errstate(divide="ignore"):
+        b_star = np.where(
+            denominator > 0, i_star * sy * d * f / np.where(denominator > 0, denominator, 1), np.inf
+        )
+    return out(b_star)
+
+
+@dataclass(frozen=True)
+class RooflineEstimate:
+    """The roofline's verdict on one operation at one level (arrays if the inputs were arrays).
+
+    Attributes:
+        level: 'hbm', 'onchip' or a link key.
+        flops: FLOPs done (per chip for sharded work).
+        bytes_moved: bytes moved at this level (per chip, one way, for a link).
+        peak_flops_per_s: the peak used, FLOP/s.
+        bandwidth_bytes_per_s: the bandwidth used, bytes/s.
+        t_math_s, t_comms_s: the two times, seconds.
+        lower_bound_s, upper_bound_s: max and sum of the two, seconds.
+        regime: 'compute-bound', 'memory-bound' or 'network-bound'.
+    """
+
+    level: str
+    flops: ArrayLike
+    bytes_moved: ArrayLike
+    peak_flops_per_s: float
+    bandwidth_bytes_per_s: float
+    t_math_s: ArrayLike
+    t_comms_s: ArrayLike
+    lower_bound_s: ArrayLike
+    upper_bound_s: ArrayLike
+    regime: str | np.ndarray
+
+    @property
+    def arithmetic_intensity(self) -> ArrayLike:
+        """FLOPs per byte moved at this level."""
+        b = np.asarray(self.bytes_moved, dtype=np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return out(np.where(b > 0, np.asarray(self.flops) / b, np.inf))
+
+    @property
+    def critical_intensity(self) -> float:
+        """peak / bandwidth, FLOPs/byte."""
+        return self.peak_flops_per_s / self.bandwidth_bytes_per_s
+
+    @property
+    def achievable_flops_per_s(self) -> ArrayLike:
+        """FLOPs / lower bound = min(peak, intensity × bandwidth)."""
+        t = np.asarray(self.lower_bound_s, dtype=np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return out(np.where(t > 0, np.asarray(self.flops) / t, self.peak_flops_per_s))
+
+    @property
+    def fraction_of_peak(self) -> ArrayLike:
+        """Achievable FLOP/s as a fraction of peak: the best MFU this operation allows."""
+        return out(np.asarray(self.achievable_flops_per_s) / self.peak_flops_per_s)
+
+
+def estimate(
+    flops: ArrayLike,
+    bytes_moved: ArrayLike,
+    peak_flops_per_s: float,
+    bandwidth_bytes_per_s: float,
+    level: str = "hbm",
+) -> RooflineEstimate:
+    """Roofline estimate from raw numbers (FLOPs, bytes, FLOP/s, bytes/s), no chip needed."""
+    f = nonnegative_real("flops", flops, "FLOPs")
+    b = nonnegative_real("bytes_moved", bytes_moved, "bytes")
+    f, b = broadcast(flops=f, bytes_moved=b)
+    c = float(positive_real("peak_flops_per_s", peak_flops_per_s, "FLOP/s"))
+    w = float(positive_real("bandwidth_bytes_per_s", bandwidth_bytes_per_s, "bytes/s"))
+    tm, tc = f / c, b / w
+    return RooflineEstimate(
+        level=level,
+        flops=out(f),
+        bytes_moved=out(b),
+        peak_flops_per_s=c,
+        bandwidth_bytes_per_s=w,
+        t_math_s=out(tm),
+        t_comms_s=out(tc),
+        lower_bound_s=out(np.maximum(tm, tc)),
+        upper_bound_s=out(tm + tc),
+        regime=regime(tm, tc, level),
+    )
+
+
+def analyze(
+    cost: Cost | ShardedMatmulCost,
+    chip: Chip | str,
+    level: str | None = None,
+    dtype: str | None = None,
+) -> RooflineEstimate:
+    """Roofline estimate of a cost on a chip.
+
+    A :class:`Cost` is timed at ``level`` (default 'hbm'; 'onchip' also works where the chip
+    publishes it). A :class:`ShardedMatmulCost` is timed on a network link, ``level`` being the
+    link key (default: the chip's first link). ``dtype`` overrides the cost's compute dtype.
+    """
+    c = get_chip(chip)
+    if isinstance(cost, ShardedMatmulCost):
+        link = level if level is not None else next(iter(c.links), None)
+        if link is None or link not in c.links:
+            allowed = ", ".join(repr(k) for k in c.links) or "none"
+            raise ValueError(
+                f"a sharded matmul is timed on a link of {c.name}; allowed levels: {allowed}"
+            )
+        peak = c.peak(dtype or cost.compute_dtype)
+        return estimate(
+            cost.flops_per_chip, cost.network_bytes_per_chip, peak, c.bandwidth(link), link
+        )
+    if not isinstance(cost, Cost):
+        raise ValueError(f"cost must be a Cost or ShardedMatmulCost, got {type(cost).__name__}")
+    lvl = level or "hbm"
+    bandwidth = c.bandwidth(lvl)
+    return estimate(
+        cost.flops, cost.bytes_total, c.peak(dtype or cost.compute_dtype), bandwidth, lvl
+    )

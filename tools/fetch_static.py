@@ -1,0 +1,95 @@
+"""Fetch the book's JavaScript from the npm registry so that pages display with no network.
+
+The rendered book needs MathJax (typesetting), require.js and the Jupyter widget manager (the
+explorer's snapshot). Sphinx and myst-nb load them from CDNs by default; this script downloads
+pinned releases once, at set-up, into ``book/_static/vendor/``, and ``_config.yml`` points at
+those copies. Each tarball's SHA-512 is checked against the registry's published integrity.
+
+Usage: python tools/fetch_static.py book/_static/vendor
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import io
+import json
+import shutil
+import sys
+import tarfile
+import urllib.request
+from pathlib import Path
+
+REGISTRY = "https://registry.npmjs.org"
+
+# package, version, {path prefix inside the tarball: destination folder under vendor/}
+PACKAGES = (
+    ("mathjax", "3.2.2", {"package/es5/": "mathjax/"}),
+    ("requirejs", "2.3.7", {"package/require.js": "require.js"}),
+    ("@jupyter-widgets/html-manager", "1.0.15", {"package/dist/": "html-manager/"}),
+)
+
+
+def _get(url: str) -> bytes:
+    with urllib.request.urlopen(url, timeout=120) as response:
+        return response.read()
+
+
+def _tarball(name: str, version: str) -> bytes:
+    meta = json.loads(_get(f"{REGISTRY}/{name}/{version}"))
+    data = _get(meta["dist"]["tarball"])
+    integrity = meta["dist"].get("integrity", "")
+    if integrity.startswith("sha512-"):
+        digest = base64.b64encode(hashlib.sha512(data).digest()).decode()
+        if digest != integrity.removeprefix("sha512-"):
+            raise SystemExit(
+                f"{name}@{version}: tarball does not match the registry's integrity hash"
+            )
+    return data
+
+
+def _extract(data: bytes, mapping: dict[str, str], dest: Path) -> int:
+    count = 0
+    with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
+        for member in tar.getmembers():
+            if not member.isfile():
+                continue
+            for prefix, target in mapping.items():
+                if member.name == prefix or (
+                    prefix.endswith("/") and member.name.startswith(prefix)
+                ):
+                    relative = member.name[len(prefix) :]
+                    out = dest / target / relative if prefix.endswith("/") else dest / target
+                    if ".." in Path(relative).parts:
+                        raise SystemExit(
+                            f"refusing a path outside the vendor folder: {member.name}"
+                        )
+                    out.parent.mkdir(parents=True, exist_ok=True)
+                    source = tar.extractfile(member)
+                    assert source is not None
+                    out.write_bytes(source.read())
+                    count += 1
+    return count
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 1:
+        print(__doc__.strip().splitlines()[-1], file=sys.stderr)
+        return 2
+    dest = Path(argv[0])
+    tmp = dest.with_name(dest.name + ".tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    for name, version, mapping in PACKAGES:
+        count = _extract(_tarball(name, version), mapping, tmp)
+        if count == 0:
+            raise SystemExit(f"{name}@{version}: nothing matched {list(mapping)}")
+        print(f"fetched {name}@{version}: {count} files")
+    (tmp / ".fetched").write_text(json.dumps({n: v for n, v, _ in PACKAGES}, indent=1) + "\n")
+    shutil.rmtree(dest, ignore_errors=True)
+    tmp.rename(dest)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
