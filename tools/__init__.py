@@ -1,0 +1,1 @@
+"""Developer tools: static-asset fetching, browser set-up and benchmarks."""

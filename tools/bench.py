@@ -1,0 +1,24 @@
+"""`make bench`: every benchmark of the course, each printed as ratios measured side by side.
+
+* grading: plain serial nbgrader vs roofline-grade --jobs 1 vs --jobs all cores (tools/bench_grading.py)
+* measurement: achieved vs theoretical peak, careful vs naive timing (tools/bench_measure.py)
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+BENCHMARKS = ("tools.bench_grading", "tools.bench_measure")
+
+
+def main() -> int:
+    status = 0
+    for name in BENCHMARKS:
+        print(f"\n=== {name} ===", flush=True)
+        status |= importlib.import_module(name).main(sys.argv[1:])
+    return status
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
