@@ -36,7 +36,14 @@ $(STATIC_STAMP): tools/fetch_static.py $(STAMP)
 	$(BIN)/python tools/fetch_static.py book/_static/vendor
 
 # -- the book ------------------------------------------------------------------------------
-book: setup
+# Executed pages are cached by notebook content; a change to the library (or the book's helpers)
+# must re-execute them, or the book would show numbers the library no longer computes.
+LIB_SOURCES := $(wildcard roofline_lib/*.py roofline_lib/*/*.py book/*.py book/_ext/*.py)
+_build/.lib-stamp: $(LIB_SOURCES)
+	rm -rf _build/.jupyter_cache
+	@mkdir -p _build && touch $@
+
+book: setup _build/.lib-stamp
 	$(BIN)/jupyter-book build . -W --keep-going
 
 # -- tests -----------------------------------------------------------------------------------
