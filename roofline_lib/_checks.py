@@ -28,6 +28,8 @@ class UnknownNameError(KeyError, ValueError):
 def _as_float_array(name: str, value: object) -> np.ndarray:
     if isinstance(value, bool | np.bool_):
         raise ValueError(f"{name} must be a number, got the boolean {value!r}")
+    if value is None:
+        raise ValueError(f"{name} must be a number, got None")
     if isinstance(value, str | bytes):
         raise ValueError(f"{name} must be a number, got the string {value!r}")
     try:

@@ -57,7 +57,7 @@ class Cost:
     def arithmetic_intensity(self) -> ArrayLike:
         """FLOPs per byte of HBM traffic: ``flops / (bytes_read + bytes_written)``."""
         total = np.asarray(self.bytes_total, dtype=np.float64)
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             return out(np.where(total > 0, np.asarray(self.flops) / total, np.inf))
 
     @property
@@ -157,7 +157,7 @@ def elementwise(
     """
     n = positive_count("N", N)
     if isinstance(flops_per_element, str):
-        name = choice("elementwise op", flops_per_element, ELEMENTWISE_FLOPS_PER_ELEMENT)
+        name = choice("flops_per_element", flops_per_element, ELEMENTWISE_FLOPS_PER_ELEMENT)
         k = np.float64(ELEMENTWISE_FLOPS_PER_ELEMENT[name])
         op = name
     else:

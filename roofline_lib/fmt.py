@@ -28,7 +28,7 @@ _PREFIXES = {
 
 
 def _check(value: float) -> float:
-    if isinstance(value, bool):
+    if isinstance(value, bool | str | bytes):
         raise ValueError(f"value must be a number, got {value!r}")
     try:
         v = float(value)

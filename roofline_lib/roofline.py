@@ -152,7 +152,7 @@ class RooflineEstimate:
     def arithmetic_intensity(self) -> ArrayLike:
         """FLOPs per byte moved at this level."""
         b = np.asarray(self.bytes_moved, dtype=np.float64)
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             return out(np.where(b > 0, np.asarray(self.flops) / b, np.inf))
 
     @property
@@ -164,7 +164,7 @@ class RooflineEstimate:
     def achievable_flops_per_s(self) -> ArrayLike:
         """FLOPs / lower bound = min(peak, intensity × bandwidth)."""
         t = np.asarray(self.lower_bound_s, dtype=np.float64)
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             return out(np.where(t > 0, np.asarray(self.flops) / t, self.peak_flops_per_s))
 
     @property

@@ -1,0 +1,139 @@
+"""The prose number formatter and the plotting functions."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+from matplotlib.figure import Figure
+
+import roofline_lib as rl
+from roofline_lib import palette, plots
+
+
+@pytest.mark.parametrize(
+    ("value", "digits", "text"),
+    [
+        (8755.56, 4, "8,756"),
+        (295.373, 3, "295"),
+        (0.4999995, 3, "0.5"),
+        (124.1212, 4, "124.1"),
+        (3.5232e18, 3, "3.52 × 10¹⁸"),
+        (2.5e-5, 2, "2.5 × 10⁻⁵"),
+        (999.96, 4, "1,000"),
+        (9.9996e8, 3, "1 × 10⁹"),
+        (0, 3, "0"),
+        (-12.345, 3, "−12.3"),
+        (float("inf"), 3, "∞"),
+    ],
+)
+def test_format_number(value, digits, text):
+    assert rl.format_number(value, digits) == text
+
+
+@pytest.mark.parametrize(
+    ("value", "unit", "digits", "text"),
+    [
+        (1.0111e-3, "s", 3, "1.01 ms"),
+        (9.895e14, "FLOP/s", 4, "989.5 TFLOP/s"),
+        (9.895e14, "FLOP/s", 3, "990 TFLOP/s"),
+        (3.35e12, "B/s", 3, "3.35 TB/s"),
+        (4.5e10, "B/s", 2, "45 GB/s"),
+        (999.9e9, "B/s", 3, "1 TB/s"),
+        (17.36e-6, "s", 3, "17.4 µs"),
+        (3.5e21, "FLOPs", 2, "3,500 EFLOPs"),
+    ],
+)
+def test_format_quantity(value, unit, digits, text):
+    assert rl.format_quantity(value, unit, digits) == text
+
+
+def test_format_percent_and_errors():
+    assert rl.format_percent(0.99297) == "99.3%"
+    assert rl.format_percent(0.49, 2) == "49%"
+    with pytest.raises(ValueError, match="value must be a number"):
+        rl.format_number("12")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="digits must be a positive integer"):
+        rl.format_number(1.0, 0)
+
+
+def _all_colors(fig: Figure) -> set[str]:
+    from matplotlib.colors import to_hex
+
+    colors = set()
+    for ax in fig.axes:
+        for line in ax.get_lines():
+            colors.add(to_hex(line.get_color()))
+        for patch in ax.patches:
+            colors.add(to_hex(patch.get_facecolor()[:3]))
+    return colors
+
+
+PALETTE = {c.lower() for c in palette.OKABE_ITO.values()}
+
+
+def _check_figure(fig: Figure) -> None:
+    assert isinstance(fig, Figure)
+    ax = fig.axes[0]
+    assert ax.get_xlabel() and ax.get_ylabel() and ax.get_title()
+    assert "(" in ax.get_xlabel(), "the x axis states its unit"
+    assert _all_colors(fig) <= PALETTE, "every colour comes from the one palette"
+    fig.canvas.draw()  # renders without error
+
+
+CHARTS = {
+    "regions": lambda ax: plots.plot_roofline_regions(1.97e14, [8.2e11, 1.6e12], ax=ax),
+    "roofline": lambda ax: plots.plot_roofline(
+        ["H100 SXM", "TPU v5e", "TPU v6e"],
+        ops={"dot product": rl.dot_product(1e6), "matmul B=512": rl.matmul(512, 8192, 8192)},
+        ax=ax,
+    ),
+    "throughput": lambda ax: plots.plot_matmul_throughput(
+        "TPU v5e", np.arange(1, 512), [(4096, 4096), (1024, 1024)], "w8a16", ax=ax
+    ),
+    "intensity": lambda ax: plots.plot_intensity_vs_batch(
+        ["H100 SXM", "TPU v5e"], np.unique(np.geomspace(1, 8192, 50).round()), 8192, 8192, ax=ax
+    ),
+    "multilevel": lambda ax: plots.plot_multilevel_roofline("H100 SXM", ax=ax),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CHARTS))
+def test_plots_return_a_labelled_figure_in_the_palette(name, monkeypatch):
+    monkeypatch.setattr(plt, "show", lambda *a, **k: pytest.fail("plots must never call plt.show"))
+    _check_figure(CHARTS[name](None))
+
+
+@pytest.mark.parametrize("name", sorted(CHARTS))
+def test_plots_draw_into_a_given_axes(name):
+    fig = Figure()
+    ax = fig.add_subplot()
+    assert CHARTS[name](ax) is fig
+
+
+def test_roofline_chart_marks_the_critical_intensity_and_the_ops():
+    fig = plots.plot_roofline("TPU v5e", ops={"matmul": rl.matmul(1024, 8192, 8192)})
+    ax = fig.axes[0]
+    verticals = [line for line in ax.get_lines() if np.ptp(line.get_xdata()) == 0]
+    assert any(
+        np.isclose(line.get_xdata()[0], rl.critical_intensity("TPU v5e")) for line in verticals
+    )
+    assert any(text.get_text() == "matmul" for text in ax.texts)
+    # 197e12 / 819e9 = 240.5, written to 3 significant digits
+    assert "241" in ax.get_legend().get_texts()[0].get_text()
+
+
+def test_regions_chart_has_three_regions():
+    fig = plots.plot_roofline_regions(1.97e14, [8.2e11, 1.6e12])
+    assert len(fig.axes[0].patches) == 3
+    with pytest.raises(ValueError, match="exactly two bandwidths"):
+        plots.plot_roofline_regions(1.97e14, [8.2e11])
+
+
+def test_matmul_throughput_is_the_roofline_of_the_exact_cost():
+    b = np.arange(1, 512)
+    y = plots.matmul_throughput("TPU v5e", b, 4096, 4096, "w8a16")
+    cost = rl.matmul(b, 4096, 4096, "w8a16")
+    chip = rl.get_chip("TPU v5e")
+    expected = np.minimum(chip.peak("bf16"), cost.arithmetic_intensity * chip.bandwidth())
+    np.testing.assert_allclose(y, expected)
