@@ -8,6 +8,7 @@ Axes are labelled with units; titles default to a sentence stating what the char
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 from matplotlib.axes import Axes
@@ -20,6 +21,9 @@ from .costs import BF16, Cost, MatmulDtypes, matmul
 from .fmt import format_number, format_quantity
 from .hardware import Chip, get_chip
 from .roofline import achievable_flops_per_s, analyze, critical_intensity
+
+if TYPE_CHECKING:  # measurement stays lazy: plots never import roofline_lib.measure at run time
+    from .measure import MeasuredRoofline
 
 INTENSITY_LABEL = "Arithmetic intensity (FLOPs/byte)"
 THROUGHPUT_LABEL = "Achievable throughput (FLOP/s)"
@@ -381,4 +385,155 @@ def plot_multilevel_roofline(
         title or f"{c.name}: the slower the level, the more reuse it takes to stay compute-bound",
         fontsize=10,
     )
+    return ax.figure
+
+
+# --------------------------------------------------------------------------------------------
+# Measured rooflines (roofline_lib.measure): prediction against measurement
+# --------------------------------------------------------------------------------------------
+
+
+def _efficiency_title(result: MeasuredRoofline) -> str:
+    """The finding, from the data: where the matmuls reach the roofline, and how far below it
+    they fall at worst."""
+    from .fmt import format_percent
+
+    points = result.sweep
+    if not points:
+        return "Measured roofline (the time budget left no room for the matmul sweep)"
+    worst = min(points, key=lambda p: p.efficiency)
+    reaching = [p for p in points if p.efficiency >= 0.9]
+    if reaching:
+        finding = f"Measured matmuls reach the roofline (≥ 90%) from B = {reaching[0].batch}"
+    else:
+        best = max(points, key=lambda p: p.efficiency)
+        finding = (
+            f"Measured matmuls reach at most {format_percent(best.efficiency, 2)} of the "
+            f"roofline (B = {best.batch})"
+        )
+    if worst.efficiency < 0.9:
+        finding += f", only {format_percent(worst.efficiency, 2)} at B = {worst.batch}"
+    return finding
+
+
+def _spaced_labels(intensity: np.ndarray, ratio: float = 1.45) -> list[int]:
+    """Indices of the points to label: the first, the last, and any at least ``ratio`` times
+    the intensity of the previous label (nearby points would print on top of each other)."""
+    chosen: list[int] = []
+    for k, value in enumerate(intensity):
+        if not chosen or value >= intensity[chosen[-1]] * ratio:
+            chosen.append(k)
+    last = len(intensity) - 1
+    if last >= 0 and chosen[-1] != last:
+        if len(chosen) > 1 and intensity[last] < intensity[chosen[-1]] * ratio:
+            chosen.pop()
+        chosen.append(last)
+    return chosen
+
+
+def plot_measured_roofline(
+    result: MeasuredRoofline, *, ax: Axes | None = None, title: str | None = None
+) -> Figure:
+    """Prediction against measurement on one log-log chart, for a
+    :class:`~roofline_lib.measure.MeasuredRoofline`.
+
+    * the roofline predicted from the *measured* peak C and triad bandwidth W,
+      min(C, I × W), with its critical intensity C / W;
+    * each sweep point's prediction on it (open circles) at the intensity I of X[B, D]·Y[D, F]
+      from :func:`roofline_lib.matmul`;
+    * each point's achieved median FLOP/s (filled squares, joined), its bar the range over the
+      repeats, labelled with B;
+    * the theoretical peak (dashed), when one could be derived.
+    """
+    peak = result.peak.flops_per_s
+    bandwidth = result.bandwidth.bytes_per_s
+    i_star = peak / bandwidth
+    points = result.sweep
+    intensity = np.array([p.intensity for p in points], dtype=float)
+    achieved = np.array([p.achieved_flops_per_s for p in points], dtype=float)
+    predicted = np.array([p.predicted_flops_per_s for p in points], dtype=float)
+    low = np.array([p.spread[0] for p in points], dtype=float)
+    high = np.array([p.spread[1] for p in points], dtype=float)
+    lo = min([i_star, *intensity]) / 4
+    hi = max([i_star, *intensity]) * 4
+    ax = _axes(ax)
+    x = _intensities(lo, hi)
+    roof_color, measured_color = palette.SERIES[0], palette.SERIES[1]
+    ax.plot(
+        x,
+        achievable_flops_per_s(x, peak, bandwidth),
+        color=roof_color,
+        lw=2,
+        label=(
+            f"predicted: roofline of measured peak {format_quantity(peak, 'FLOP/s')} "
+            f"and triad {format_quantity(bandwidth, 'B/s')}"
+        ),
+    )
+    ax.axvline(i_star, color=roof_color, ls=":", lw=1)
+    ax.annotate(
+        f"critical intensity {format_number(i_star, 3)} FLOPs/byte",
+        xy=(i_star, peak),
+        xytext=(4, 5),
+        textcoords="offset points",
+        fontsize=8,
+        color=roof_color,
+        va="bottom",
+    )
+    theory = result.theoretical_peak_flops_per_s
+    if theory is not None:
+        ax.axhline(
+            theory,
+            color=palette.PEAK,
+            ls="--",
+            lw=1,
+            label=f"theoretical peak {format_quantity(theory, 'FLOP/s')} (an upper bound)",
+        )
+    if points:
+        ax.plot(
+            intensity,
+            predicted,
+            ls="none",
+            marker="o",
+            ms=7,
+            mfc="white",
+            mec=roof_color,
+            mew=1.4,
+            zorder=4,
+            label="predicted at each B",
+        )
+        ax.errorbar(
+            intensity,
+            achieved,
+            yerr=np.vstack([achieved - low, high - achieved]),
+            color=measured_color,
+            marker="s",
+            ms=5,
+            lw=1.3,
+            elinewidth=1,
+            capsize=2,
+            zorder=5,
+            label="achieved: median, bar = range of repeats",
+        )
+        for k in _spaced_labels(intensity):
+            ax.annotate(
+                f"B = {points[k].batch}" if k == 0 else str(points[k].batch),
+                xy=(intensity[k], achieved[k]),
+                xytext=(4, -11),
+                textcoords="offset points",
+                ha="left",
+                fontsize=7,
+                color=measured_color,
+            )
+    _style_loglog(ax, INTENSITY_LABEL, f"{result.dtype} matmul throughput (FLOP/s)")
+    ax.set_xlim(lo, hi)
+    floor = min([peak, *low, *predicted])
+    ax.set_ylim(floor / 2.5, max(peak, theory or 0) * 2.5)
+    ax.legend(loc="lower right", fontsize=7)
+    if title is None:
+        shape = f"D = F = {result.D}" if result.D == result.F else f"D = {result.D}, F = {result.F}"
+        setting = f"{result.machine.name}, {result.backend} {result.dtype}, {shape}"
+        if result.busy:
+            setting += f"; machine busy ({format_number(100 * result.cpu_share, 2)}% CPU share)"
+        title = f"{_efficiency_title(result)}\n{setting}"
+    ax.set_title(title, fontsize=10)
     return ax.figure
