@@ -2,20 +2,36 @@
 
 * ``glue_number`` / ``glue_quantity`` / ``glue_percent`` put a number computed by roofline_lib into
   the prose, formatted by roofline_lib.fmt (the one formatter of the course), and return the text.
-  In Markdown write ``{glue:text}`name``` to show it.
-* ``glue_figure`` makes a Figure available to ``{glue:figure}`` (e.g. inside a worked solution).
+  In Markdown write ``{glue:text}`name``` to show it. ``glue_text`` does the same for a string the
+  library computes (a regime, a chip's name).
+* ``glue_figure`` makes a Figure available to ``{glue:figure}`` (with a caption and a label).
+* ``glue_markdown`` makes Markdown (a generated table) available to ``{glue:md}`` with
+  ``:format: myst``; ``markdown_table`` and ``cite`` build it.
 * ``show`` displays a Figure returned by roofline_lib.plots (they are not pyplot figures).
 * ``set_style`` applies the house matplotlib style once per page.
+
+Figures are rendered to SVG here, explicitly: the book builds with ``MPLBACKEND=Agg``, under which
+IPython would otherwise show a Figure as its text repr and the page would silently lose it. Before
+rendering, a figure wider than :data:`PAGE_WIDTH_IN` is scaled down to it (so that its text stays
+legible when a phone shrinks the picture to the screen), and titles too long for the figure are
+wrapped onto several lines.
 """
 
 from __future__ import annotations
 
+import io
+import math
+import textwrap
+from collections.abc import Sequence
+
 import matplotlib as mpl
-from IPython.display import display
+from IPython.display import SVG, Markdown, display
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from myst_nb import glue
 
 from roofline_lib.fmt import format_number, format_percent, format_quantity
+from roofline_lib.hardware import Citation
 
 STYLE = {
     "figure.dpi": 110,
@@ -26,6 +42,8 @@ STYLE = {
     "legend.fontsize": 8.5,
     "axes.spines.top": False,
     "axes.spines.right": False,
+    "svg.fonttype": "path",
+    "svg.hashsalt": "roofline-course",  # stable SVG ids, so unchanged figures give unchanged files
 }
 
 
@@ -55,12 +73,104 @@ def glue_percent(name: str, fraction: float, digits: int = 3) -> str:
     return text
 
 
-def glue_figure(name: str, fig: Figure) -> Figure:
-    """Make ``fig`` available to ``{glue:figure}`` without displaying it here."""
-    glue(name, fig, display=False)
+def glue_text(name: str, text: str) -> str:
+    """Glue a string the library computed (a regime, a chip name) and return it."""
+    glue(name, str(text), display=False)
+    return str(text)
+
+
+PAGE_WIDTH_IN = 5.4
+"""Figures are drawn at most this wide (inches). A phone shows a figure about 360 CSS pixels wide,
+so at this width 8-point text appears at about 7 pixels and 10-point text at about 9."""
+
+
+def _wrap_titles(fig: Figure) -> None:
+    """Wrap any axes title wider than the figure onto as many lines as it needs. Line breaks
+    the title already has are kept; each line that is too wide is wrapped on its own."""
+    canvas = fig.canvas if hasattr(fig.canvas, "get_renderer") else FigureCanvasAgg(fig)
+    renderer = canvas.get_renderer()
+    room = fig.bbox.width * 0.97
+    for ax in fig.axes:
+        title = ax.title
+        original = title.get_text()
+        if not original or title.get_window_extent(renderer).width <= room:
+            continue
+        lines = []
+        for line in original.split("\n"):
+            title.set_text(line)
+            if title.get_window_extent(renderer).width <= room:
+                lines.append(line)
+                continue
+            for parts in range(2, 7):  # the fewest pieces that fit, of about equal length
+                wrapped = textwrap.fill(line, math.ceil(len(line) / parts) + 4)
+                title.set_text(wrapped)
+                if title.get_window_extent(renderer).width <= room:
+                    break
+            lines.append(wrapped)
+        title.set_text("\n".join(lines))
+
+
+def fit_to_page(fig: Figure) -> Figure:
+    """Scale a figure down to :data:`PAGE_WIDTH_IN` wide (keeping its shape) and wrap its titles."""
+    width, height = fig.get_size_inches()
+    if width > PAGE_WIDTH_IN:
+        fig.set_size_inches(PAGE_WIDTH_IN, height * PAGE_WIDTH_IN / width)
+    _wrap_titles(fig)
     return fig
 
 
+def figure_svg(fig: Figure) -> SVG:
+    """The Figure, fitted to the page, as an SVG image object (sharp on every screen)."""
+    fit_to_page(fig)
+    buffer = io.StringIO()
+    fig.savefig(buffer, format="svg", bbox_inches="tight", pad_inches=0.06, metadata={"Date": None})
+    return SVG(buffer.getvalue())
+
+
+def glue_figure(name: str, fig: Figure) -> None:
+    """Make ``fig`` available to ``{glue:figure}`` without displaying it here.
+
+    Returns None, so that a cell ending with this call shows no ``<Figure ...>`` text."""
+    glue(name, figure_svg(fig), display=False)
+
+
 def show(fig: Figure) -> None:
-    """Display a Figure as the cell's output."""
-    display(fig)
+    """Display a Figure as the cell's output (as SVG)."""
+    display(figure_svg(fig))
+
+
+def glue_markdown(name: str, text: str) -> None:
+    """Glue Markdown for ``{glue:md} name`` with ``:format: myst`` (e.g. a generated table).
+
+    Returns None, so that a cell ending with this call shows nothing."""
+    glue(name, Markdown(text), display=False)
+
+
+def _cell(value: object) -> str:
+    return str(value).replace("|", "\\|").replace("\n", " ")
+
+
+def markdown_table(header: Sequence[str], rows: Sequence[Sequence[object]], align: str = "") -> str:
+    """A Markdown table. ``align`` has one letter per column: ``l``, ``r`` or ``c`` (default l)."""
+    align = align or "l" * len(header)
+    if len(align) != len(header) or any(len(row) != len(header) for row in rows):
+        raise ValueError("every row and the align string need one entry per header column")
+    rule = {"l": ":--", "r": "--:", "c": ":-:"}
+    lines = [
+        "| " + " | ".join(_cell(h) for h in header) + " |",
+        "| " + " | ".join(rule[a] for a in align) + " |",
+        *("| " + " | ".join(_cell(v) for v in row) + " |" for row in rows),
+    ]
+    return "\n".join(lines)
+
+
+def cite(citation: Citation | None, text: str | None = None, quote: bool = False) -> str:
+    """A Markdown link to a catalog figure's source: ``[text](url)``, the text defaulting to the
+    source's title. With ``quote``, the source's words become the link's tooltip."""
+    if citation is None:
+        return "no source (user-defined)"
+    label = (text or citation.title).replace("[", "\\[").replace("]", "\\]")
+    if quote and citation.quote:
+        tooltip = citation.quote.replace("\\", "\\\\").replace('"', '\\"')
+        return f'[{label}]({citation.url} "{tooltip}")'
+    return f"[{label}]({citation.url})"

@@ -19,6 +19,7 @@ stays light.
 
 from __future__ import annotations
 
+from . import chapter
 from ._checks import UnknownNameError
 from .attention import flash_attention, standard_attention, standard_attention_critical_seq_len
 from .costs import (
@@ -88,6 +89,7 @@ __all__ = [
     "analyze",
     "batched_matmul",
     "bytes_per_element",
+    "chapter",
     "chip_names",
     "collective_factor",
     "critical_batch_size",

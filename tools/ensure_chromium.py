@@ -13,20 +13,23 @@ import subprocess
 import sys
 
 CHROMIUM = "/usr/bin/chromium"
+# a CJK font, so that screenshots of the English–Chinese glossary show characters, not boxes
+PACKAGES = ["chromium", "fonts-wqy-microhei"]
+FONT = "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"
 
 
 def main() -> int:
-    if os.path.exists(CHROMIUM):
+    if os.path.exists(CHROMIUM) and os.path.exists(FONT):
         return 0
     if os.geteuid() != 0 or not shutil.which("apt-get"):
         print(
-            f"{CHROMIUM} is missing: run `sudo apt-get install -y chromium` (Debian)",
+            f"the browser tests need Debian packages: sudo apt-get install -y {' '.join(PACKAGES)}",
             file=sys.stderr,
         )
         return 1 if os.environ.get("CI") == "true" else 0
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     print("installing Debian's chromium for the browser tests (apt-get)...", flush=True)
-    install = ["apt-get", "install", "-y", "-q", "--no-install-recommends", "chromium"]
+    install = ["apt-get", "install", "-y", "-q", "--no-install-recommends", *PACKAGES]
     if subprocess.run(install, env=env, stdout=subprocess.DEVNULL).returncode != 0:
         subprocess.run(["apt-get", "update", "-q"], env=env, stdout=subprocess.DEVNULL, check=True)
         subprocess.run(install, env=env, stdout=subprocess.DEVNULL, check=True)

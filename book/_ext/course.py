@@ -1,31 +1,66 @@
-"""Sphinx extension for the course book.
+"""Sphinx extension for the course book: the boxes every page shares, and their stylesheet.
 
-``worked-solution`` directive: a collapsed dropdown holding a problem's worked solution. One
-switch in _config.yml, ``sphinx.config.course_show_solutions: false``, replaces every worked
-solution with a one-line note, for courses that grade the problems for credit.
+``worked-solution``: a collapsed dropdown holding a problem's worked solution. One switch in
+_config.yml, ``sphinx.config.course_show_solutions: false``, replaces every worked solution with
+a one-line note, for courses that grade the problems for credit::
 
     :::{worked-solution} Problem 1
     Prose, math and {glue:text}`p1_bytes` ...
     :::
+
+``takeaway``: the box that ends every page (title "Takeaway", or the argument)::
+
+    :::{takeaway}
+    - A matmul's intensity is about its token batch B.
+    :::
+
+``erratum``: a short note where the chapter's arithmetic or figures are off, with the corrected
+figure (title "Erratum", or "Erratum: <argument>")::
+
+    :::{erratum} H100 critical intensity
+    The chapter's 298 is 1e15 / 3.35e12; with the dense 989.5 TFLOP/s it is {glue:text}`h100_ci`.
+    :::
+
+It also fixes what a strict browser test finds in a stock Jupyter Book 1 page:
+
+* ``static/course.css`` (the boxes' colours) is added to every page;
+* ``static/widgets-config.js`` (listed in ``nb_ipywidgets_js``, between require.js and the widget
+  manager) points require.js at the vendored widget manager, so that its fonts load from
+  ``_static`` instead of a path relative to the page, and gives MathJax 3 the ``MathJax.Hub``
+  that the widget manager still calls (a MathJax 2 API);
+* duplicate inline scripts are dropped from each page (sphinx-thebe adds its configuration twice,
+  and the second ``const`` declaration is a SyntaxError in the console);
+* the theme's colour mode defaults to light (an empty mode is logged as an error), and the book
+  gets a favicon (so that browsers do not request a missing ``/favicon.ico``).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from docutils import nodes
 from sphinx.application import Sphinx
+from sphinx.config import Config
 from sphinx.util.docutils import SphinxDirective
 
 HIDDEN_NOTE = "Worked solutions are hidden in this edition of the course."
+STATIC = Path(__file__).parent / "static"
 
 
 class WorkedSolution(SphinxDirective):
+    """A collapsed dropdown with a worked solution, or a one-line note when solutions are off."""
+
     has_content = True
     optional_arguments = 1
     final_argument_whitespace = True
 
     def run(self) -> list[nodes.Node]:
         if not self.config.course_show_solutions:
-            return [nodes.note("", nodes.paragraph(text=HIDDEN_NOTE), classes=["worked-solution-hidden"])]
+            return [
+                nodes.note(
+                    "", nodes.paragraph(text=HIDDEN_NOTE), classes=["worked-solution-hidden"]
+                )
+            ]
         title = "Worked solution" + (f": {self.arguments[0]}" if self.arguments else "")
         box = nodes.admonition(classes=["dropdown", "tip", "worked-solution"])
         box += nodes.title(text=title)
@@ -33,7 +68,69 @@ class WorkedSolution(SphinxDirective):
         return [box]
 
 
+class _TitledBox(SphinxDirective):
+    """An admonition with a fixed title (optionally extended by the argument) and a class."""
+
+    has_content = True
+    optional_arguments = 1
+    final_argument_whitespace = True
+    title = ""
+    classes: tuple[str, ...] = ()
+    join = ": "
+
+    def run(self) -> list[nodes.Node]:
+        box = nodes.admonition(classes=list(self.classes))
+        text = self.title + (f"{self.join}{self.arguments[0]}" if self.arguments else "")
+        title_nodes, messages = self.state.inline_text(text, self.lineno)
+        box += nodes.title(text, "", *title_nodes)
+        box += messages
+        self.state.nested_parse(self.content, self.content_offset, box)
+        return [box]
+
+
+class Takeaway(_TitledBox):
+    """The box that closes a page: what to remember."""
+
+    title = "Takeaway"
+    classes = ("takeaway", "tip")
+
+
+class Erratum(_TitledBox):
+    """Where the chapter is off, and the corrected figure."""
+
+    title = "Erratum"
+    classes = ("erratum", "warning")
+
+
+def _configure(app: Sphinx, config: Config) -> None:
+    config.html_static_path = [*config.html_static_path, str(STATIC)]
+    config.html_context = {"default_mode": "light", **config.html_context}
+    if not config.html_favicon:
+        config.html_favicon = str(STATIC / "favicon.svg")
+
+
+def _drop_duplicate_scripts(
+    app: Sphinx, pagename: str, templatename: str, context: dict, doctree: object
+) -> None:
+    seen: set[tuple[str, tuple[tuple[str, str], ...]]] = set()
+    unique = []
+    for script in context.get("script_files", []):
+        attributes = getattr(script, "attributes", {}) or {}
+        name = getattr(script, "filename", script) or ""  # None and "" both mean inline
+        key = (str(name), tuple(sorted((k, str(v)) for k, v in attributes.items())))
+        if key not in seen:
+            seen.add(key)
+            unique.append(script)
+    if "script_files" in context:
+        context["script_files"][:] = unique
+
+
 def setup(app: Sphinx) -> dict[str, object]:
     app.add_config_value("course_show_solutions", True, "env", types=[bool])
     app.add_directive("worked-solution", WorkedSolution)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    app.add_directive("takeaway", Takeaway)
+    app.add_directive("erratum", Erratum)
+    app.connect("config-inited", _configure)
+    app.connect("html-page-context", _drop_duplicate_scripts, priority=900)
+    app.add_css_file("course.css")
+    return {"version": "1.1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,271 @@
+"""Open every page of a built book in headless Chromium, as a reader would, and report what a
+reader would trip over.
+
+Debian's ``/usr/bin/chromium`` is driven by playwright's sync API (never playwright's own browser
+download). The HTML is served on 127.0.0.1 and every request to any other host is aborted and
+recorded: a page that needs the network to display shows up here.
+
+For each page :func:`check_site` records console errors and uncaught exceptions, images that did
+not load, math that MathJax did not typeset (and raw ``$`` or ``\\(`` left in the text), whether a
+Jupyter widget view rendered, the internal links, and a full-page screenshot at a desktop and a
+phone width. Links are then resolved against the served site: the page must exist (HTTP 200) and
+the ``#fragment`` must name an element on it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import urldefrag, urlparse
+
+import pytest
+
+from tests.book.site import serve
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Request, Route
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+)
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+WIDGET_TIMEOUT_MS = 20_000
+
+_PAGE_FACTS = """
+async () => {
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
+    await MathJax.startup.promise;
+  }
+  const images = Array.from(document.images);
+  await Promise.all(images.map(img => img.complete ? null :
+      new Promise(done => { img.onload = img.onerror = done; })));
+  const maths = Array.from(document.querySelectorAll('span.math, div.math'));
+  const article = document.querySelector('article.bd-article') || document.body;
+  const clone = article.cloneNode(true);
+  clone.querySelectorAll('pre, code, script, style, mjx-container, .highlight, textarea, ' +
+                         '.cell_input').forEach(e => e.remove());
+  const text = clone.textContent;
+  const raw = [];
+  for (const m of text.matchAll(/.{0,40}(\\$|\\\\\\(|\\\\\\[).{0,40}/g)) raw.push(m[0].trim());
+  return {
+    title: document.title,
+    images: images.length,
+    brokenImages: images.filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src),
+    maths: maths.length,
+    untypeset: maths.filter(m => !m.querySelector('mjx-container')).map(m => m.textContent),
+    typeset: document.querySelectorAll('mjx-container').length,
+    rawMath: raw,
+    widgetViews: document.querySelectorAll(
+        'script[type="application/vnd.jupyter.widget-view+json"]').length,
+    links: Array.from(document.querySelectorAll('a[href]')).map(a => a.href),
+  };
+}
+"""
+
+_WIDGET_FACTS = """
+() => {
+  const root = document.querySelector('.roofline-explorer');
+  const img = root ? root.querySelector('img') : null;
+  return {
+    widgets: document.querySelectorAll('.jupyter-widgets').length,
+    explorer: !!root,
+    sliders: root ? root.querySelectorAll('.widget-slider, .slider-container').length : 0,
+    dropdowns: root ? root.querySelectorAll('select').length : 0,
+    chartWidth: img ? img.naturalWidth : 0,
+    readout: root ? (root.querySelector('table.explorer-readout') || {}).innerText || '' : '',
+  };
+}
+"""
+
+
+def require_chromium() -> None:
+    """Skip (on a developer's machine) or fail (in CI) when Debian's Chromium is missing."""
+    if os.path.exists(CHROMIUM):
+        return
+    message = f"{CHROMIUM} is missing: run `python tools/ensure_chromium.py` (as root)"
+    if os.environ.get("CI") == "true":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+@dataclass
+class PageReport:
+    """What one page showed in the browser."""
+
+    page: str
+    url: str
+    status: int | None = None
+    console_errors: list[str] = field(default_factory=list)
+    facts: dict = field(default_factory=dict)
+    widget: dict = field(default_factory=dict)
+    screenshots: list[Path] = field(default_factory=list)
+
+
+@dataclass
+class SiteReport:
+    """Every page's report, the requests that tried to leave localhost, and broken links."""
+
+    pages: list[PageReport]
+    blocked_requests: list[str]
+    broken_links: list[str]
+
+    @property
+    def problems(self) -> list[str]:
+        """Everything wrong, one line each (empty when the site is fine)."""
+        out = [f"request to another host: {url}" for url in self.blocked_requests]
+        out += [f"broken link: {link}" for link in self.broken_links]
+        for p in self.pages:
+            f = p.facts
+            if p.status != 200:
+                out.append(f"{p.page}: HTTP status {p.status}")
+            out += [f"{p.page}: console: {e}" for e in p.console_errors]
+            out += [f"{p.page}: image did not load: {src}" for src in f.get("brokenImages", [])]
+            out += [f"{p.page}: math not typeset: {m}" for m in f.get("untypeset", [])]
+            out += [f"{p.page}: raw math in text: {t!r}" for t in f.get("rawMath", [])]
+            if f.get("widgetViews") and not p.widget.get("widgets"):
+                out.append(f"{p.page}: a widget view is embedded but nothing rendered")
+        return out
+
+
+def _target_ids(html_dir: Path, path: str) -> set[str]:
+    file = html_dir / path.lstrip("/")
+    if file.is_dir():
+        file = file / "index.html"
+    if not file.is_file():
+        return set()
+    return set(re.findall(r'\bid="([^"]+)"', file.read_text(errors="replace")))
+
+
+def _check_links(base: str, html_dir: Path, links: set[str]) -> list[str]:
+    broken = []
+    for link in sorted(links):
+        url, fragment = urldefrag(link)
+        try:
+            with urllib.request.urlopen(url, timeout=10) as response:
+                status = response.status
+        except urllib.error.HTTPError as error:
+            status = error.code
+        if status != 200:
+            broken.append(f"{link} (HTTP {status})")
+            continue
+        if fragment and fragment not in _target_ids(html_dir, urlparse(url).path):
+            broken.append(f"{link} (no element with id {fragment!r})")
+    return broken
+
+
+def check_site(html_dir: Path, pages: list[str], screenshot_dir: Path | None) -> SiteReport:
+    """Open every page of ``pages`` (toc paths such as ``book/intro``) from ``html_dir``."""
+    from playwright.sync_api import sync_playwright
+
+    if screenshot_dir is not None:
+        shutil.rmtree(screenshot_dir, ignore_errors=True)
+        (screenshot_dir / "phone").mkdir(parents=True)
+    blocked: list[str] = []
+    reports: list[PageReport] = []
+    internal: set[str] = set()
+    with serve(html_dir) as base, sync_playwright() as pw:
+        origin = urlparse(base).netloc
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS))
+        try:
+            context = browser.new_context(viewport=DESKTOP, service_workers="block")
+
+            def gate(route: Route, request: Request) -> None:
+                if urlparse(request.url).netloc == origin:
+                    route.continue_()
+                else:
+                    blocked.append(request.url)
+                    route.abort()
+
+            context.route("**/*", gate)
+            for page_path in pages:
+                report = PageReport(page_path, f"{base}/{page_path}.html")
+                page = context.new_page()
+                page.on(
+                    "console",
+                    lambda msg, r=report: (
+                        r.console_errors.append(msg.text) if msg.type == "error" else None
+                    ),
+                )
+                page.on("pageerror", lambda exc, r=report: r.console_errors.append(str(exc)))
+                response = page.goto(report.url, wait_until="load")
+                report.status = response.status if response else None
+                report.facts = page.evaluate(_PAGE_FACTS)
+                if report.facts["widgetViews"]:
+                    try:
+                        page.wait_for_selector(".jupyter-widgets", timeout=WIDGET_TIMEOUT_MS)
+                        page.wait_for_function(
+                            "() => { const i = document.querySelector('.roofline-explorer img');"
+                            " return !document.querySelector('.roofline-explorer') ||"
+                            " (i && i.complete && i.naturalWidth > 0); }",
+                            timeout=WIDGET_TIMEOUT_MS,
+                        )
+                    except Exception as error:  # the report says what was missing
+                        report.console_errors.append(f"widget did not render: {error}")
+                    report.widget = page.evaluate(_WIDGET_FACTS)
+                internal.update(
+                    link for link in report.facts["links"] if urlparse(link).netloc == origin
+                )
+                if screenshot_dir is not None:
+                    name = page_path.replace("/", "_")
+                    desktop = screenshot_dir / f"{name}.png"
+                    page.screenshot(path=str(desktop), full_page=True)
+                    page.set_viewport_size(PHONE)
+                    page.wait_for_timeout(300)
+                    phone = screenshot_dir / "phone" / f"{name}.png"
+                    page.screenshot(path=str(phone), full_page=True)
+                    report.screenshots = [desktop, phone]
+                page.close()
+                reports.append(report)
+            context.close()
+        finally:
+            browser.close()
+        broken = _check_links(base, html_dir, internal)
+    return SiteReport(reports, blocked, broken)
+
+
+def check_file_pages(html_dir: Path, pages: list[str]) -> list[PageReport]:
+    """Open ``pages`` straight from the file system (file://, as a reader who double-clicks
+    index.html does), with every http(s) request aborted; report console errors and facts."""
+    from playwright.sync_api import sync_playwright
+
+    reports = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS))
+        try:
+            context = browser.new_context(viewport=DESKTOP)
+            context.route("http*://**/*", lambda route: route.abort())
+            for page_path in pages:
+                report = PageReport(page_path, (html_dir / f"{page_path}.html").as_uri())
+                page = context.new_page()
+                page.on(
+                    "console",
+                    lambda msg, r=report: (
+                        r.console_errors.append(msg.text) if msg.type == "error" else None
+                    ),
+                )
+                page.on("pageerror", lambda exc, r=report: r.console_errors.append(str(exc)))
+                page.goto(report.url, wait_until="load")
+                report.facts = page.evaluate(_PAGE_FACTS)
+                if report.facts["widgetViews"]:
+                    page.wait_for_selector(".jupyter-widgets", timeout=WIDGET_TIMEOUT_MS)
+                    report.widget = page.evaluate(_WIDGET_FACTS)
+                page.close()
+                reports.append(report)
+        finally:
+            browser.close()
+    return reports

@@ -1,0 +1,89 @@
+"""Fixtures of the book tests: one fresh, strict build per test run, and one pass of a real
+browser over it.
+
+Both are made once per run even when pytest-xdist spreads the tests over several workers: the
+first worker to need them builds under a file lock in the run's shared temporary folder, and the
+others wait and reuse the result. (The tests are also marked ``xdist_group("book")``, but with
+pytest 9 and pytest-xdist 3.8 ``--dist loadgroup`` no longer keeps a group on one worker, so the
+lock is what guarantees a single build.)
+
+While working on the tests themselves, ``ROOFLINE_BOOK_REUSE=/path/to/output`` makes them inspect
+an earlier build (made by ``python -m tests.book.site OUTPUT`` or a previous run) instead of
+building; CI never sets it, so there the build is always fresh.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import pickle
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.book.browser import SiteReport, check_site, require_chromium
+from tests.book.site import (
+    BUILD_LOG,
+    REUSE_ENV,
+    SCREENSHOTS,
+    BookBuild,
+    build_book,
+    reuse_build,
+    toc_pages,
+)
+
+
+def _shared_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder all workers of this run share (each worker's basetemp is a child of it)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@contextlib.contextmanager
+def _exclusive(lock: Path) -> Iterator[None]:
+    with lock.open("w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+@pytest.fixture(scope="session")
+def book(tmp_path_factory: pytest.TempPathFactory) -> BookBuild:
+    """The whole book (the real _toc.yml), built from scratch into a temporary --path-output:
+    no execution cache, no doctrees, nothing shared with the repository's own _build."""
+    if os.environ.get(REUSE_ENV):
+        return reuse_build(Path(os.environ[REUSE_ENV]))
+    shared = _shared_dir(tmp_path_factory)
+    output = shared / "book-build"
+    with _exclusive(shared / "book-build.lock"):
+        if (output / BUILD_LOG).is_file():
+            return reuse_build(output)
+        output.mkdir(exist_ok=True)
+        return build_book(output)
+
+
+@pytest.fixture(scope="session")
+def html(book: BookBuild) -> Path:
+    """The built HTML folder; fails the test (not the session) if the build wrote none."""
+    if not (book.html / "index.html").is_file():
+        tail = "\n".join(book.log.splitlines()[-40:])
+        pytest.fail(f"the book build wrote no HTML (exit {book.returncode}):\n{tail}")
+    return book.html
+
+
+@pytest.fixture(scope="session")
+def site(html: Path, tmp_path_factory: pytest.TempPathFactory) -> SiteReport:
+    """Every toc page opened in headless Chromium; screenshots go to _build/screenshots/."""
+    require_chromium()
+    shared = _shared_dir(tmp_path_factory)
+    record = shared / "site-report.pickle"
+    with _exclusive(shared / "site-report.lock"):
+        if record.is_file():
+            return pickle.loads(record.read_bytes())
+        report = check_site(html, toc_pages(), SCREENSHOTS)
+        record.write_bytes(pickle.dumps(report))
+        return report

@@ -1,0 +1,208 @@
+"""What the book's pages must say: key numbers recomputed here, from roofline_lib, independently
+of the pages' own cells.
+
+``EXPECTED[page][name]`` is the text that ``{glue:text}`name``` must render as on that page. The
+values are derived from the catalog and the cost models the way a reader would check them by
+hand (``peak / bandwidth``, ``flops / peak``, ...), so a page that glues the wrong quantity, a
+library change the page did not follow, or a stale execution cache all show up as a mismatch.
+"""
+
+from __future__ import annotations
+
+import roofline_lib as rl
+from roofline_lib import chapter
+from roofline_lib.fmt import format_number as n
+from roofline_lib.fmt import format_percent as pct
+from roofline_lib.fmt import format_quantity as q
+
+H100, H200, A100 = rl.get_chip("H100 SXM"), rl.get_chip("H200"), rl.get_chip("A100 80GB SXM")
+V5E, V6E = rl.get_chip("TPU v5e"), rl.get_chip("TPU v6e")
+
+
+def _ci(chip: rl.Chip, dtype: str = "bf16", level: str = "hbm") -> float:
+    """Critical intensity straight from the catalog's two figures."""
+    return chip.peak(dtype) / chip.bandwidth(level)
+
+
+def _matmul_intensity(B: float, D: float, F: float) -> float:
+    """bf16 matmul intensity with exact bytes: 2BDF / (2BD + 2DF + 2BF)."""
+    return 2 * B * D * F / (2 * B * D + 2 * D * F + 2 * B * F)
+
+
+def _fraction(intensity: float, chip: rl.Chip) -> float:
+    """Best fraction of peak on the roofline: min(1, I / I*)."""
+    return min(1.0, intensity / _ci(chip))
+
+
+def _tiled_intensity(size: int, tile: int) -> float:
+    """A size³ bf16 matmul with tile³ tiles, every tile pair re-read from HBM, output written once."""
+    tiles = (size // tile) ** 3
+    read = tiles * 2 * (tile * tile * 2)
+    return 2 * size**3 / (read + size * size * 2)
+
+
+def _intro() -> dict[str, str]:
+    return {
+        "h100_peak": q(989.5e12, "FLOP/s", 4),
+        "small_fraction": pct(_fraction(_matmul_intensity(64, 8192, 8192), H100)),
+        "large_fraction": pct(_fraction(_matmul_intensity(4096, 8192, 8192), H100)),
+        "h100_critical": n(_ci(H100)),
+    }
+
+
+def _where_the_time_goes() -> dict[str, str]:
+    weights = 8192 * 8192 * 2
+    return {
+        "h100_peak": q(989.5e12, "FLOP/s", 4),
+        "h100_sparse_tflops": n(1979, 4),
+        "t_h100_chapter": q(1e12 / 9.89e14, "s"),
+        "t_h100": q(1e12 / H100.peak("bf16"), "s"),
+        "t_v6e_chapter": q(1e12 / 9.1e14, "s"),
+        "t_v6e": q(1e12 / V6E.peak("bf16"), "s"),
+        "w_bytes": q(weights, "B"),
+        "t_w_h100": q(weights / H100.bandwidth("hbm"), "s"),
+        "t_w_v5e": q(weights / V5E.bandwidth("hbm"), "s"),
+        "nvlink": q(450e9, "B/s"),
+        "nvlink_bidir": q(900e9, "B/s"),
+        "t_w_nvlink": q(weights / 450e9, "s"),
+        "ici": q(400e9 / 4 / 2, "B/s"),
+        "ici_chapter": q(45e9, "B/s"),
+        "t_w_ici": q(weights / (400e9 / 8), "s"),
+        "overlap_min": n(10),
+        "serial_min": n(18),
+        "v5e_critical": n(_ci(V5E)),
+        "decode_fraction": pct(_fraction(_matmul_intensity(64, 8192, 8192), H100)),
+        "mfu_unused": pct(0.7),
+    }
+
+
+def _arithmetic_intensity() -> dict[str, str]:
+    square_time = 2 * 1024**3 / V5E.peak("bf16")  # compute-bound: 1024/3 > I*
+    dot_time = 4 * 2**30 / V5E.bandwidth("hbm")  # memory-bound: reads dominate
+    by_ci = sorted(rl.CATALOG.values(), key=_ci)
+    relu_bytes = 2 * 2 * 4096 * 28672
+    up_time = 2 * 4096 * 8192 * 28672 / H100.peak("bf16")
+    return {
+        "square_flops": n(2 * 1024**3),
+        "square_time": q(square_time, "s"),
+        "dot_time": q(dot_time, "s"),
+        "slowdown": n(dot_time / square_time),
+        "h100_ci": n(989.5e12 / 3.35e12),
+        "h100_ci_chapter": n(1e15 / 3.35e12, 4),
+        "h100_ci_9_89": n(9.89e14 / 3.35e12),
+        "v6e_ci": n(918e12 / 1638e9),
+        "v6e_ci_chapter": n(9.1e14 / 1.6e12, 4),
+        "v5e_ci": n(197e12 / 819e9),
+        "v5e_ci_chapter": n(1.97e14 / 8.2e11),
+        "a100_ci": n(_ci(A100)),
+        "h200_ci": n(_ci(H200)),
+        "h100_vs_a100_compute": n(H100.peak("bf16") / A100.peak("bf16")),
+        "h100_vs_a100_bw": n(H100.bandwidth("hbm") / A100.bandwidth("hbm")),
+        "small_v5e_frac": pct(_fraction(_matmul_intensity(64, 8192, 8192), V5E)),
+        "small_v6e_frac": pct(_fraction(_matmul_intensity(64, 8192, 8192), V6E)),
+        "dot_intensity": n((2 * 4096 - 1) / (4 * 4096 + 2), 4),
+        "dot_frac_v5e": pct((2 * 4096 - 1) / (4 * 4096 + 2) / _ci(V5E), 2),
+        "min_ci": n(_ci(by_ci[0])),
+        "min_ci_chip": by_ci[0].name,
+        "max_ci": n(_ci(by_ci[-1])),
+        "max_ci_chip": by_ci[-1].name,
+        "relu_i": n(1 / 4),
+        "layernorm_i": n(8 / 4),
+        "softmax_i": n(5 / 4),
+        "elementwise_max_i": n(8 / 4),
+        "h100_fp32_ci": n(67e12 / 3.35e12),
+        "up_time": q(up_time, "s"),
+        "relu_time": q(relu_bytes / H100.bandwidth("hbm"), "s"),
+        "relu_time_share": pct(relu_bytes / H100.bandwidth("hbm") / up_time),
+    }
+
+
+def _roofline_chart() -> dict[str, str]:
+    i = _matmul_intensity(256, 8192, 8192)
+    return {
+        "h100_ci": n(_ci(H100)),
+        "h200_ci": n(_ci(H200)),
+        "smem_ci": n(_ci(H100, level="onchip")),
+        "h100_smem_bw": q(132 * 128 * 1.83e9, "B/s"),
+        "op_i": n(i),
+        "op_h100_regime": "memory-bound",
+        "op_h200_regime": "compute-bound",
+        "op_h100_frac": pct(_fraction(i, H100)),
+        "op_h100_t": q(2 * 256 * 8192 * 8192 / (i * H100.bandwidth("hbm")), "s"),
+        "op_h200_t": q(2 * 256 * 8192 * 8192 / H200.peak("bf16"), "s"),
+        "v5e_ci_chapter": n(1.97e14 / 8.2e11),
+    }
+
+
+def _matmul() -> dict[str, str]:
+    i256 = _matmul_intensity(256, 8192, 8192)
+    return {
+        "train_regime": "compute-bound",
+        "decode_regime": "memory-bound",
+        "decode_frac": pct(_fraction(_matmul_intensity(64, 8192, 8192), V5E)),
+        "m_i": n(i256),
+        "m_i_approx": n(256),
+        "m_err": pct(256 / i256 - 1, 2),
+        "v5e_bstar": n(_ci(V5E)),
+        "h100_bstar": n(_ci(H100)),
+        "v6e_bstar": n(_ci(V6E)),
+        "tokens": n(512 * 4096, 7),
+        "per_replica": n(512 * 4096 // 128, 5),
+        "tile_128": n(64),
+        "tile_256": n(128),
+        "tile_512": n(256),
+        "rect_tile": n(128 * 256 / (128 + 256)),
+        "big_i": n(8192 / 3, 4),
+        "big_tiled_128": n(_tiled_intensity(8192, 128)),
+        "vmem_mib": n(128),
+        "mb_per_replica": n(2048 * 4096 // 16, 6),
+        "mb_per_matmul": n(4096, 4),
+        "mb_count": n(2048 // 16),
+        "ffn_shard": n(28672 // 8, 4),
+        "shard_i": n(_matmul_intensity(4096, 8192, 28672 / 8)),
+        "shard_regime": "compute-bound",
+        "small_per_replica": n(32 * 4096 // 16, 4),
+    }
+
+
+def _network() -> dict[str, str]:
+    one_way_port = 400e9 / 4 / 2
+    return {
+        "d_star_chapter": n(2 * 1.97e14 / 4.5e10, 5),
+        "d_star_chapter_int": n(8755, 4),
+        "d_star": n(2 * V5E.peak("bf16") / one_way_port, 4),
+        "ici_chapter": q(chapter.V5E_ICI_CHAPTER_BYTES_PER_S, "B/s"),
+        "net_i": n(8192 / 2, 4),
+        "regime_chapter": "network-bound",
+        "regime_catalog": "compute-bound",
+        "nv_star_ch": n(1e15 / 4.5e11, 4),
+        "ib_star_ch": n(1e15 / 5e10, 5),
+        "nv_star": n(989.5e12 / 450e9, 4),
+        "ib_star": n(989.5e12 / 50e9, 5),
+        "allreduce_8": n(2 * 7 / 8 * 989.5e12 / 450e9, 4),
+        "allreduce_factor_8": n(2 * 7 / 8),
+        "hidden_2": n(4096, 4),
+        "small_hidden_8": n(512),
+        "small_hidden_2": n(2048, 4),
+        "ib_shortfall": n(1e15 / 5e10 / 4096, 2),
+        "ffn_8": n(3584, 4),
+        "hidden_8": n(1024, 4),
+    }
+
+
+EXPECTED: dict[str, dict[str, str]] = {
+    "book/intro": _intro(),
+    "book/01_where_the_time_goes": _where_the_time_goes(),
+    "book/02_arithmetic_intensity": _arithmetic_intensity(),
+    "book/03_roofline_chart": _roofline_chart(),
+    "book/04_matmul": _matmul(),
+    "book/05_network": _network(),
+}
+"""Page → glue name → the text the page must show."""
+
+ERRATA: dict[str, list[str]] = {
+    "book/01_where_the_time_goes": ["mfu_unused"],
+    "book/02_arithmetic_intensity": ["h100_ci_chapter", "h100_ci", "v6e_ci_chapter", "v6e_ci"],
+    "book/05_network": ["d_star_chapter", "d_star"],
+}
+"""Each erratum box must show both the chapter's figure and the corrected one (glue names)."""

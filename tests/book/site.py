@@ -1,0 +1,237 @@
+"""What the book tests share: the repository's paths, the pages of the toc, a strict build, a
+local web server for the built HTML, and the glue references of a page's source.
+
+Run as a script to build the book into OUTPUT (a --path-output; default a new temporary folder)
+and screenshot every page into _build/screenshots/, for looking at it by eye::
+
+    .venv/bin/python -m tests.book.site [OUTPUT]
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import http.server
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+VENV_BIN = ROOT / ".venv" / "bin"
+JUPYTER_BOOK = VENV_BIN / "jupyter-book"
+SCREENSHOTS = ROOT / "_build" / "screenshots"
+BUILD_TIMEOUT_S = 540
+BUILD_LOG = "build.log"
+REUSE_ENV = "ROOFLINE_BOOK_REUSE"
+"""Developers only: set to a --path-output that :func:`build_book` filled earlier and the tests
+inspect that build instead of making a fresh one (CI never sets it)."""
+
+
+def toc_pages(toc: Path = ROOT / "_toc.yml") -> list[str]:
+    """The toc's pages in reading order, as paths without suffix (``book/intro``, ...)."""
+    data = yaml.safe_load(toc.read_text())
+    pages = [data["root"]]
+
+    def walk(entries: list[dict]) -> None:
+        for entry in entries:
+            if "file" in entry:
+                pages.append(entry["file"])
+            walk(entry.get("chapters", []) + entry.get("sections", []))
+            for part in entry.get("parts", []):
+                walk(part.get("chapters", []))
+
+    walk(data.get("chapters", []))
+    for part in data.get("parts", []):
+        walk(part.get("chapters", []))
+    return [str(Path(p).with_suffix("")) for p in pages]
+
+
+def book_env() -> dict[str, str]:
+    """The environment `make book` gives the build (the Makefile exports these)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT)
+    env["MPLBACKEND"] = "Agg"
+    env["PATH"] = f"{VENV_BIN}{os.pathsep}{env.get('PATH', '')}"
+    return env
+
+
+@dataclass(frozen=True)
+class BookBuild:
+    """A finished build: its exit status, its log and where its HTML is."""
+
+    returncode: int
+    log: str
+    seconds: float
+    output: Path
+
+    @property
+    def html(self) -> Path:
+        return self.output / "_build" / "html"
+
+    @property
+    def executed(self) -> Path:
+        """The executed notebooks (``<page>.ipynb``), with their glue outputs."""
+        return self.output / "_build" / "jupyter_execute"
+
+    @property
+    def warnings(self) -> list[str]:
+        """Sphinx's warnings and errors (the kernel's own TCP notice is not one)."""
+        pattern = re.compile(r"\b(WARNING|ERROR|CRITICAL)\b")
+        return [
+            line
+            for line in self.log.splitlines()
+            if pattern.search(line) and "[IPKernelApp]" not in line
+        ]
+
+
+def build_book(output: Path, extra_args: tuple[str, ...] = ()) -> BookBuild:
+    """Build the book from the repository, strictly (``-W --keep-going``), into ``output``.
+
+    ``output`` is the ``--path-output``: the HTML, the doctrees and the execution cache all go
+    there, so a build never touches the repository's own ``_build``.
+    """
+    start = time.monotonic()
+    result = subprocess.run(
+        [
+            str(JUPYTER_BOOK),
+            "build",
+            str(ROOT),
+            "-W",
+            "--keep-going",
+            "--path-output",
+            str(output),
+            *extra_args,
+        ],
+        cwd=ROOT,
+        env=book_env(),
+        capture_output=True,
+        text=True,
+        timeout=BUILD_TIMEOUT_S,
+    )
+    build = BookBuild(
+        result.returncode, result.stdout + result.stderr, time.monotonic() - start, output
+    )
+    (output / BUILD_LOG).write_text(f"{build.returncode}\n{build.seconds}\n{build.log}")
+    return build
+
+
+def reuse_build(output: Path) -> BookBuild:
+    """A build that :func:`build_book` made earlier into ``output`` (its status and log kept)."""
+    returncode, seconds, log = (output / BUILD_LOG).read_text().split("\n", 2)
+    return BookBuild(int(returncode), log, float(seconds), output)
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+class _Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return  # the browser closed a connection early (a page closed mid-download)
+        super().handle_error(request, client_address)
+
+
+@contextlib.contextmanager
+def serve(directory: Path) -> Iterator[str]:
+    """Serve ``directory`` on 127.0.0.1 (a free port) for the duration; yield the base URL."""
+    handler = functools.partial(_QuietHandler, directory=str(directory))
+    server = _Server(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+# --------------------------------------------------------------------------------------------
+# Glue references in a page's MyST source
+# --------------------------------------------------------------------------------------------
+
+_FENCE = re.compile(r"^(\s*)(`{3,}|~{3,}|:{3,})\s*(\S*)")
+_GLUE_ROLE = re.compile(r"\{glue:text\}`([^`]+)`")
+# directives whose body is MyST (and may hold glue references); any other fence is code
+_PROSE_DIRECTIVES = re.compile(
+    r"^\{(glue:figure|table|figure|admonition|note|tip|warning|important|caution|attention|"
+    r"danger|error|hint|seealso|dropdown|takeaway|erratum|worked-solution|topic|sidebar|"
+    r"margin|epigraph|div|card|tab-item|tab-set|grid|grid-item|grid-item-card)\}"
+)
+
+
+def glue_references(source: str) -> list[str]:
+    """Names of the ``{glue:text}`` references in a page, in document order, skipping code cells
+    and code blocks. A ``name:format`` reference gives ``name``."""
+    names: list[str] = []
+    stack: list[tuple[str, bool]] = []  # (closing fence, is prose)
+    for line in source.splitlines():
+        match = _FENCE.match(line)
+        if match:
+            fence, info = match.group(2), match.group(3)
+            if stack and line.strip() == stack[-1][0] and not info:
+                stack.pop()
+                continue
+            if stack and not stack[-1][1]:
+                continue  # a fence-like line inside code
+            prose = fence.startswith(":") or bool(_PROSE_DIRECTIVES.match(info))
+            stack.append((fence, prose))
+            if prose:  # a directive's argument (a table caption, a box title) is prose too
+                names.extend(m.group(1).split(":")[0] for m in _GLUE_ROLE.finditer(line))
+            continue
+        if stack and not stack[-1][1]:
+            continue
+        if line.lstrip().startswith(":") and re.match(r"^\s*:[\w-]+:", line):
+            continue  # a directive option (:name:, :alt:, ...)
+        names.extend(m.group(1).split(":")[0] for m in _GLUE_ROLE.finditer(line))
+    return names
+
+
+def front_matter_free(source: str) -> str:
+    """The page without its YAML front matter."""
+    if source.startswith("---"):
+        end = source.find("\n---", 3)
+        if end != -1:
+            return source[end + 4 :]
+    return source
+
+
+def page_glue_references(page: str) -> list[str]:
+    """Glue references of a toc page (``book/01_where_the_time_goes``)."""
+    return glue_references(front_matter_free((ROOT / f"{page}.md").read_text()))
+
+
+def main(argv: list[str]) -> int:
+    """Build into OUTPUT (default: a new temporary folder) and screenshot every page."""
+    import tempfile
+
+    from tests.book.browser import check_site
+
+    output = Path(argv[0]) if argv else Path(tempfile.mkdtemp(prefix="book-"))
+    output.mkdir(parents=True, exist_ok=True)
+    build = build_book(output)
+    print(f"build: exit {build.returncode} in {build.seconds:.0f} s, into {output}")
+    for warning in build.warnings:
+        print("  ", warning)
+    report = check_site(build.html, toc_pages(), SCREENSHOTS)
+    for problem in report.problems:
+        print("  ", problem)
+    print(f"{len(report.pages)} pages checked, screenshots in {SCREENSHOTS}")
+    print(f"to test this build again: {REUSE_ENV}={output} pytest tests/book")
+    return 0 if build.returncode == 0 and not report.problems else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

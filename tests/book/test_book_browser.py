@@ -1,0 +1,91 @@
+"""Every page, opened in headless Chromium, displays completely: no console errors, every image
+loaded, math typeset, the explorer's snapshot rendered, every internal link resolving, and no
+request leaving localhost. Screenshots of every page (desktop and phone width) land in
+_build/screenshots/. The home page and the explorer's page are also opened from the file system
+(file://), as a reader who opens _build/html/index.html does."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.book.browser import SiteReport, check_file_pages, require_chromium
+from tests.book.site import SCREENSHOTS, toc_pages
+
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("book")]
+
+EXPLORER_PAGE = "book/03_roofline_chart"
+
+
+def _by_page(site: SiteReport, fact: str) -> dict[str, list[str]]:
+    """``{page: the page's non-empty list under fact}``; ``console_errors`` or a browser fact."""
+    found = {
+        p.page: p.console_errors if fact == "console_errors" else p.facts.get(fact, [])
+        for p in site.pages
+    }
+    return {page: items for page, items in found.items() if items}
+
+
+def test_every_toc_page_was_opened(site: SiteReport) -> None:
+    assert [p.page for p in site.pages] == toc_pages()
+    bad = {p.page: p.status for p in site.pages if p.status != 200}
+    assert not bad, f"pages that did not load: {bad}"
+
+
+def test_no_page_logs_a_console_error(site: SiteReport) -> None:
+    errors = _by_page(site, "console_errors")
+    assert not errors, f"console errors: {errors}"
+
+
+def test_every_image_loaded(site: SiteReport) -> None:
+    broken = _by_page(site, "brokenImages")
+    assert not broken, f"images that did not load (naturalWidth 0): {broken}"
+    assert sum(p.facts["images"] for p in site.pages) > 0, "the book shows no image at all"
+
+
+def test_math_is_typeset(site: SiteReport) -> None:
+    untypeset = _by_page(site, "untypeset")
+    assert not untypeset, f"math elements MathJax did not typeset: {untypeset}"
+    raw = _by_page(site, "rawMath")
+    assert not raw, f"raw TeX delimiters left in the text: {raw}"
+    for page in site.pages:
+        if page.facts["maths"]:
+            assert page.facts["typeset"] >= page.facts["maths"], f"{page.page}: math not rendered"
+
+
+def test_explorer_snapshot_renders_from_embedded_state(site: SiteReport) -> None:
+    (page,) = [p for p in site.pages if p.page == EXPLORER_PAGE]
+    assert page.facts["widgetViews"] >= 1, "the explorer page embeds no widget view"
+    widget = page.widget
+    assert widget.get("explorer"), f"the explorer's widget did not render: {widget}"
+    assert widget["dropdowns"] == 3, f"expected chip, number-format and operation menus: {widget}"
+    assert widget["sliders"] >= 3, f"expected the B, D and F sliders: {widget}"
+    assert widget["chartWidth"] > 0, "the explorer's chart image did not load"
+    assert "memory-bound" in widget["readout"], f"unexpected readout: {widget['readout']!r}"
+
+
+def test_every_internal_link_resolves(site: SiteReport) -> None:
+    assert not site.broken_links, "broken links:\n" + "\n".join(site.broken_links)
+
+
+def test_nothing_is_requested_from_another_host(site: SiteReport) -> None:
+    assert not site.blocked_requests, f"requests that left localhost: {site.blocked_requests}"
+
+
+def test_a_screenshot_of_every_page_is_saved(site: SiteReport) -> None:
+    for page in site.pages:
+        name = page.page.replace("/", "_")
+        for shot in (SCREENSHOTS / f"{name}.png", SCREENSHOTS / "phone" / f"{name}.png"):
+            assert shot.is_file() and shot.stat().st_size > 10_000, f"no screenshot {shot}"
+
+
+def test_pages_display_when_opened_from_the_file_system(html: Path) -> None:
+    require_chromium()  # README: "open _build/html/index.html" — no web server, no network
+    pages = ["book/intro", EXPLORER_PAGE]
+    for report in check_file_pages(html, pages):
+        assert not report.console_errors, f"{report.page} (file://): {report.console_errors}"
+        assert not report.facts["brokenImages"], f"{report.page} (file://): images did not load"
+        assert not report.facts["untypeset"], f"{report.page} (file://): math not typeset"
+        if report.page == EXPLORER_PAGE:
+            assert report.widget.get("explorer"), "the explorer did not render from file://"

@@ -1,0 +1,54 @@
+"""The book builds strictly from a clean tree, and what it builds needs nothing from the network."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.book.site import BookBuild, toc_pages
+
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("book")]
+
+# a script or stylesheet fetched from another host (links to sources are fine: they are <a>)
+_REMOTE_ASSET = re.compile(
+    r"<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)=\"(?:https?:)?//", re.I
+)
+
+
+def test_book_builds_with_no_warnings(book: BookBuild) -> None:
+    assert book.returncode == 0 and not book.warnings, (
+        f"the strict build (exit {book.returncode}, {book.seconds:.0f} s) reported:\n"
+        + "\n".join(book.warnings or book.log.splitlines()[-30:])
+    )
+
+
+def test_every_toc_page_is_built(html: Path) -> None:
+    missing = [page for page in toc_pages() if not (html / f"{page}.html").is_file()]
+    assert not missing, f"pages in _toc.yml without HTML: {missing}"
+
+
+def test_only_toc_pages_are_built(html: Path) -> None:
+    built = {
+        str(p.relative_to(html).with_suffix(""))
+        for p in html.rglob("*.html")
+        if p.relative_to(html).parts[0] != "_static"  # the theme's own template snippets
+    }
+    extra = built - set(toc_pages()) - {"index", "genindex", "search"}
+    assert not extra, f"pages built that are not in _toc.yml: {sorted(extra)}"
+
+
+def test_pages_load_no_script_or_style_from_another_host(html: Path) -> None:
+    offenders = {
+        str(page.relative_to(html)): _REMOTE_ASSET.findall(page.read_text(errors="replace"))
+        for page in html.rglob("*.html")
+    }
+    offenders = {page: hits for page, hits in offenders.items() if hits}
+    assert not offenders, f"pages that fetch assets from the network: {offenders}"
+
+
+def test_mathjax_and_the_widget_manager_are_served_locally(html: Path) -> None:
+    static = html / "_static" / "vendor"
+    for asset in ("mathjax/tex-mml-chtml.js", "require.js", "html-manager/embed-amd.js"):
+        assert (static / asset).is_file(), f"_static/vendor/{asset} is missing"
