@@ -46,6 +46,11 @@ DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 WIDGET_TIMEOUT_MS = 20_000
 
+_PHONE_OVERFLOW = (
+    "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+)
+"""Pixels by which the page is wider than the viewport: a reader on a phone would scroll sideways."""
+
 _PAGE_FACTS = """
 async () => {
   if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
@@ -114,6 +119,8 @@ class PageReport:
     facts: dict = field(default_factory=dict)
     widget: dict = field(default_factory=dict)
     screenshots: list[Path] = field(default_factory=list)
+    phone_overflow_px: int = 0
+    """How far the page is wider than a phone's screen (0: nothing scrolls sideways)."""
 
 
 @dataclass
@@ -139,6 +146,8 @@ class SiteReport:
             out += [f"{p.page}: raw math in text: {t!r}" for t in f.get("rawMath", [])]
             if f.get("widgetViews") and not p.widget.get("widgets"):
                 out.append(f"{p.page}: a widget view is embedded but nothing rendered")
+            if p.phone_overflow_px > 0:
+                out.append(f"{p.page}: {p.phone_overflow_px}px wider than a phone's screen")
         return out
 
 
@@ -220,15 +229,18 @@ def check_site(html_dir: Path, pages: list[str], screenshot_dir: Path | None) ->
                 internal.update(
                     link for link in report.facts["links"] if urlparse(link).netloc == origin
                 )
+                name = page_path.replace("/", "_")
                 if screenshot_dir is not None:
-                    name = page_path.replace("/", "_")
                     desktop = screenshot_dir / f"{name}.png"
                     page.screenshot(path=str(desktop), full_page=True)
-                    page.set_viewport_size(PHONE)
-                    page.wait_for_timeout(300)
+                    report.screenshots.append(desktop)
+                page.set_viewport_size(PHONE)
+                page.wait_for_timeout(300)
+                report.phone_overflow_px = page.evaluate(_PHONE_OVERFLOW)
+                if screenshot_dir is not None:
                     phone = screenshot_dir / "phone" / f"{name}.png"
                     page.screenshot(path=str(phone), full_page=True)
-                    report.screenshots = [desktop, phone]
+                    report.screenshots.append(phone)
                 page.close()
                 reports.append(report)
             context.close()

@@ -69,6 +69,11 @@ def test_every_internal_link_resolves(site: SiteReport) -> None:
     assert not site.broken_links, "broken links:\n" + "\n".join(site.broken_links)
 
 
+def test_no_page_scrolls_sideways_on_a_phone(site: SiteReport) -> None:
+    wide = {p.page: p.phone_overflow_px for p in site.pages if p.phone_overflow_px > 0}
+    assert not wide, f"pages wider than a 390px phone screen (px too wide): {wide}"
+
+
 def test_nothing_is_requested_from_another_host(site: SiteReport) -> None:
     assert not site.blocked_requests, f"requests that left localhost: {site.blocked_requests}"
 
