@@ -1,0 +1,138 @@
+"""Problem 2: int8 weights with bf16 activations, bf16[B, D] × int8[D, F] → bf16[B, F].
+
+Givens (chapter.PROBLEM_2): 1.97e14 bf16 FLOP/s, HBM 8.2e11 bytes/s. References:
+``roofline_lib.critical_batch_size(chip, "w8a16")`` in the B ≪ D, F limit and with ``D=``, ``F=``
+for exact bytes.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from roofline_lib import Chip, chapter, critical_batch_size, critical_intensity
+
+from .base import (
+    Answers,
+    Check,
+    Finding,
+    Part,
+    Plan,
+    call_probe,
+    compare,
+    log_int,
+    value_probe,
+)
+
+CHIP = chapter.PROBLEM_2.chip("Problem 2 (int8 weights, bf16 activations)")
+I_STAR = critical_intensity(CHIP)
+
+
+def chip_figures(rng: random.Random, n: int = 10) -> list[tuple[float, float]]:
+    """n made-up chips: (peak FLOP/s, HBM bytes/s), rounded to three significant digits."""
+    out = []
+    for _ in range(n):
+        peak = float(f"{math.exp(rng.uniform(math.log(1e13), math.log(5e15))):.3g}")
+        bandwidth = float(f"{math.exp(rng.uniform(math.log(1e11), math.log(1e13))):.3g}")
+        out.append((peak, bandwidth))
+    return out
+
+
+def _chip(peak: float, bandwidth: float) -> Chip:
+    return Chip(
+        name="a made-up chip", peak_flops_per_s={"bf16": peak}, hbm_bandwidth_bytes_per_s=bandwidth
+    )
+
+
+def _plan_limit(rng: random.Random):
+    return [
+        value_probe("critical_batch_small"),
+        call_probe("critical_batch_limit", chip_figures(rng)),
+    ]
+
+
+def _verify_limit(plan: Plan, answers: Answers) -> list[Finding]:
+    chips = plan["critical_batch_limit"].calls
+    limit_hint = (
+        "the weights are int8, one byte each: when B ≪ D, F the intensity is 2·B·D·F FLOPs over "
+        "D·F bytes, so the critical batch is half the critical intensity"
+    )
+    return [
+        compare(
+            "critical_batch_small, the critical batch when B ≪ D, F",
+            plan["critical_batch_small"],
+            answers,
+            [critical_batch_size(CHIP, "w8a16")],
+            "set the batch at which the B ≪ D, F intensity equals peak FLOP/s over bandwidth",
+            [(limit_hint, [I_STAR]), ("do not round the answer", [round(I_STAR / 2)])],
+        ),
+        compare(
+            "critical_batch_limit(peak_flops_per_s, hbm_bytes_per_s) on made-up chips",
+            plan["critical_batch_limit"],
+            answers,
+            [critical_batch_size(_chip(p, w), "w8a16") for p, w in chips],
+            "the critical intensity is peak FLOP/s over bandwidth; with int8 weights the B ≪ D, F "
+            "intensity is 2B",
+            [(limit_hint, [p / w for p, w in chips])],
+        ),
+    ]
+
+
+def _plan_exact(rng: random.Random):
+    fixed = [(4096, 4096), (1024, 1024), (256, 256), (8192, 1024), (300, 100000)]
+    drawn = [(log_int(rng, 64, 65536), log_int(rng, 64, 65536)) for _ in range(9)]
+    return [value_probe("critical_batch_4096"), call_probe("critical_batch", fixed + drawn)]
+
+
+def _verify_exact(plan: Plan, answers: Answers) -> list[Finding]:
+    shapes = plan["critical_batch"].calls
+    exact = [critical_batch_size(CHIP, "w8a16", D=D, F=F) for D, F in shapes]
+    raw = [I_STAR * D * F / (2 * D * F - 2 * I_STAR * (D + F)) for D, F in shapes]
+    approx = (
+        "use exact bytes: the activations X[B, D] and the output Z[B, F] (bf16, two bytes each) "
+        "count too"
+    )
+    return [
+        compare(
+            "critical_batch_4096, the exact critical batch for D = F = 4096",
+            plan["critical_batch_4096"],
+            answers,
+            [critical_batch_size(CHIP, "w8a16", D=4096, F=4096)],
+            "solve 2·B·D·F / (bytes of X, Y and Z) = peak / bandwidth for B, with D = F = 4096",
+            [(approx, [critical_batch_size(CHIP, "w8a16")])],
+        ),
+        compare(
+            "critical_batch(D, F) on unseen shapes",
+            plan["critical_batch"],
+            answers,
+            exact,
+            "set 2·B·D·F = I*·(2·B·D + D·F + 2·B·F) with I* = peak / bandwidth and solve for B; "
+            "return math.inf where no batch size is enough",
+            [
+                (approx, [critical_batch_size(CHIP, "w8a16")] * len(shapes)),
+                (
+                    "when 2·D·F ≤ 2·I*·(D + F) the matmul is memory-bound at every batch size: "
+                    "return math.inf there instead of a negative number",
+                    raw,
+                ),
+            ],
+        ),
+    ]
+
+
+PARTS = (
+    Part(
+        "p2a_limit",
+        "problem2",
+        "a",
+        "critical batch size when B ≪ D, F",
+        Check(_plan_limit, _verify_limit),
+    ),
+    Part(
+        "p2b_exact",
+        "problem2",
+        "b",
+        "exact critical batch size for given D and F",
+        Check(_plan_exact, _verify_exact),
+    ),
+)

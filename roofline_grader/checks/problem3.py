@@ -1,0 +1,182 @@
+"""Problem 3: achievable FLOP/s against batch size for Problem 2's matmul, and its plot.
+
+Reference: ``roofline_lib.analyze(roofline_lib.matmul(B, D, F, "w8a16"), chip)
+.achievable_flops_per_s`` with Problem 2's givens (chapter.PROBLEM_2). The figure is judged from the
+data of its lines and its axis labels, as the kernel extracted them.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from roofline_lib import analyze, chapter, matmul
+
+from .base import RTOL, Answers, Check, Finding, Part, Plan, call_probe, compare, log_int, shapes_of
+from .problem2 import CHIP
+
+PEAK = CHIP.peak("bf16")
+BANDWIDTH = CHIP.hbm_bandwidth_bytes_per_s
+SHAPES = chapter.PROBLEM_3_SHAPES
+B_RANGE = (1, 512)
+"""The statement's batch sizes: every integer B from 1 to 512."""
+MIN_POINTS = 50
+
+
+def reference(B: Any, D: Any, F: Any) -> np.ndarray:
+    """Achievable FLOP/s of bf16[B, D] × int8[D, F] → bf16[B, F] on Problem 2's figures."""
+    return np.asarray(analyze(matmul(B, D, F, "w8a16"), CHIP).achievable_flops_per_s, dtype=float)
+
+
+def _plan_function(rng: random.Random):
+    batches = list(range(1, 513))
+    scalars = [
+        (log_int(rng, 1, 4096), log_int(rng, 1, 65536), log_int(rng, 1, 65536)) for _ in range(6)
+    ]
+    arrays = tuple([log_int(rng, 1, hi) for _ in range(8)] for hi in (4096, 65536, 65536))
+    calls = [(batches, 4096, 4096), (batches, 1024, 1024), *scalars, arrays]
+    return [call_probe("achievable_flops_per_s", calls)]
+
+
+def _verify_function(plan: Plan, answers: Answers) -> list[Finding]:
+    probe = plan["achievable_flops_per_s"]
+    shapes = shapes_of(probe)
+    B, D, F = (np.array(x, dtype=float) for x in zip(*shapes, strict=True))
+    exact_bytes = 2 * B * D + D * F + 2 * B * F
+    return [
+        compare(
+            "achievable_flops_per_s(B, D, F) on unseen shapes, scalars and arrays",
+            probe,
+            answers,
+            reference(B, D, F).tolist(),
+            "achievable FLOP/s is the FLOPs divided by max(T_math, T_comms), with exact bytes for "
+            "bf16 X, int8 Y and bf16 Z",
+            [
+                (
+                    "use exact bytes, 2·B·D + D·F + 2·B·F, not only the weights",
+                    np.minimum(PEAK, 2 * B * BANDWIDTH).tolist(),
+                ),
+                (
+                    "achievable FLOP/s can never exceed the peak: take the smaller of the peak and "
+                    "intensity × bandwidth",
+                    (2 * B * D * F / exact_bytes * BANDWIDTH).tolist(),
+                ),
+                (
+                    "the weights are int8, one byte per element",
+                    np.minimum(
+                        PEAK, 2 * B * D * F / (2 * B * D + 2 * D * F + 2 * B * F) * BANDWIDTH
+                    ).tolist(),
+                ),
+            ],
+        )
+    ]
+
+
+def _plan_figure(rng: random.Random):
+    return [call_probe("plot_roofline", [()], kind="figure")]
+
+
+def _figure(answers: Answers) -> tuple[Mapping[str, Any] | None, str]:
+    results = answers.get("plot_roofline")
+    if not results:
+        return None, "no answer came back for plot_roofline"
+    if "e" in results[0]:
+        return None, str(results[0]["e"])
+    figure = results[0].get("v")
+    if not isinstance(figure, Mapping) or not isinstance(figure.get("axes"), list):
+        return None, "plot_roofline() should return a matplotlib Figure"
+    return figure, ""
+
+
+def _lines(figure: Mapping[str, Any]) -> list[tuple[list[float], list[float]]]:
+    out = []
+    for ax in figure["axes"]:
+        for line in ax.get("lines", []):
+            x, y = line.get("x"), line.get("y")
+            if isinstance(x, list) and isinstance(y, list) and len(x) == len(y) and x:
+                out.append((x, y))
+    return out
+
+
+def _is_curve(x: Sequence[float], y: Sequence[float], D: int) -> bool:
+    xs = np.asarray(x, dtype=float)
+    if len(xs) < MIN_POINTS or not np.all(np.isfinite(xs)) or np.any(xs != np.round(xs)):
+        return False
+    if xs.min() > B_RANGE[0] + 1 or xs.max() < B_RANGE[1] - 12 or xs.min() < 1:
+        return False
+    want = reference(xs, D, D)
+    got = np.asarray(y, dtype=float)
+    return bool(np.all(np.abs(got - want) <= RTOL * np.abs(want)))
+
+
+def _verify_curves(plan: Plan, answers: Answers) -> list[Finding]:
+    figure, why = _figure(answers)
+    if figure is None:
+        return [Finding(f"the curve for D = F = {D}", False, why) for D in SHAPES]
+    lines = _lines(figure)
+    return [
+        Finding(
+            f"the curve for D = F = {D}",
+            any(_is_curve(x, y, D) for x, y in lines),
+            f"no line matches achievable FLOP/s for D = F = {D}: plot it at every whole batch size "
+            f"from B = {B_RANGE[0]} to B = {B_RANGE[1]}, with exact bytes",
+        )
+        for D in SHAPES
+    ]
+
+
+def _is_peak_line(x: Sequence[float], y: Sequence[float]) -> bool:
+    ys = [v for v in y if isinstance(v, float) and math.isfinite(v)]
+    return len(ys) == len(y) and len(ys) >= 2 and all(abs(v - PEAK) <= RTOL * PEAK for v in ys)
+
+
+def _verify_peak_and_labels(plan: Plan, answers: Answers) -> list[Finding]:
+    figure, why = _figure(answers)
+    if figure is None:
+        return [Finding("the peak line", False, why), Finding("labelled axes", False, why)]
+    labelled = bool(figure["axes"]) and all(
+        str(ax.get("xlabel", "")).strip() and str(ax.get("ylabel", "")).strip()
+        for ax in figure["axes"]
+    )
+    return [
+        Finding(
+            "the peak line",
+            any(_is_peak_line(x, y) for x, y in _lines(figure)),
+            "draw a horizontal line at the bf16 peak, e.g. with ax.axhline",
+        ),
+        Finding(
+            "labelled axes",
+            labelled,
+            "label both axes (batch size B; achievable FLOP/s), e.g. with ax.set_xlabel and "
+            "ax.set_ylabel",
+        ),
+    ]
+
+
+PARTS = (
+    Part(
+        "p3a_function",
+        "problem3",
+        "a",
+        "achievable FLOP/s as a function of B, D and F",
+        Check(_plan_function, _verify_function),
+    ),
+    Part(
+        "p3b_curves",
+        "problem3",
+        "b",
+        "the figure's two curves",
+        Check(_plan_figure, _verify_curves),
+    ),
+    Part(
+        "p3c_peak_and_labels",
+        "problem3",
+        "c",
+        "the figure's peak line and axis labels",
+        Check(_plan_figure, _verify_peak_and_labels),
+    ),
+)

@@ -1,0 +1,117 @@
+"""Problem 4: a different int8 weight matrix per batch element, int8[B, D] × int8[B, D, F] → int8[B, F].
+
+Reference: ``roofline_lib.batched_matmul(B, D, F, "int8")``. Its intensity 2BDF / (BD + BDF + BF)
+stays below 2 whatever B; the bound is the intensity's limit for large D and F. Part (c), why
+batching does not help, is a written answer graded by hand.
+"""
+
+from __future__ import annotations
+
+import random
+
+from roofline_lib import batched_matmul
+
+from .base import (
+    Answers,
+    Check,
+    Finding,
+    Part,
+    Plan,
+    call_probe,
+    compare,
+    matmul_shapes,
+    value_probe,
+)
+
+LARGE = 10**8
+"""D = F = 1e8 puts the intensity within 1e-7 of its bound."""
+
+
+def _costs(plan: Plan, key: str):
+    return [(s, batched_matmul(*s, "int8")) for s in plan[key].calls]
+
+
+def _plan_costs(rng: random.Random):
+    shapes = matmul_shapes(rng)
+    return [call_probe("bytes_moved", shapes), call_probe("ops", shapes)]
+
+
+def _verify_costs(plan: Plan, answers: Answers) -> list[Finding]:
+    costs = _costs(plan, "bytes_moved")
+    return [
+        compare(
+            "bytes_moved(B, D, F) on unseen shapes",
+            plan["bytes_moved"],
+            answers,
+            [c.bytes_total for _, c in costs],
+            "bytes moved are X, all B weight matrices, and Z, one byte per int8 element",
+            [
+                (
+                    "each batch element has its own D×F weight matrix: the weights are B·D·F bytes",
+                    [B * D + D * F + B * F for (B, D, F), _ in costs],
+                ),
+                (
+                    "count the bytes written (the output Z) as well as the bytes loaded",
+                    [B * D + B * D * F for (B, D, F), _ in costs],
+                ),
+            ],
+        ),
+        compare(
+            "ops(B, D, F) on unseen shapes",
+            plan["ops"],
+            answers,
+            [c.flops for _, c in costs],
+            "each batch element does a length-D dot product for each of its F outputs",
+            [("a multiply-add counts as two operations", [B * D * F for (B, D, F), _ in costs])],
+        ),
+    ]
+
+
+def _plan_intensity(rng: random.Random):
+    return [call_probe("arithmetic_intensity", matmul_shapes(rng)), value_probe("intensity_bound")]
+
+
+def _verify_intensity(plan: Plan, answers: Answers) -> list[Finding]:
+    costs = _costs(plan, "arithmetic_intensity")
+    return [
+        compare(
+            "arithmetic_intensity(B, D, F) on unseen shapes",
+            plan["arithmetic_intensity"],
+            answers,
+            [c.arithmetic_intensity for _, c in costs],
+            "intensity is the OPs over all bytes moved, with a separate weight matrix per element",
+            [
+                (
+                    "each batch element has its own D×F weight matrix: the weights are B·D·F bytes",
+                    [2 * B * D * F / (B * D + D * F + B * F) for (B, D, F), _ in costs],
+                )
+            ],
+        ),
+        compare(
+            "intensity_bound, the most intensity any B, D, F can reach",
+            plan["intensity_bound"],
+            answers,
+            [batched_matmul(1, LARGE, LARGE, "int8").arithmetic_intensity],
+            "the intensity does not depend on B; let D and F grow large",
+            rtol=1e-6,
+        ),
+    ]
+
+
+PARTS = (
+    Part(
+        "p4a_costs",
+        "problem4",
+        "a",
+        "bytes moved and operations",
+        Check(_plan_costs, _verify_costs),
+    ),
+    Part(
+        "p4b_intensity",
+        "problem4",
+        "b",
+        "arithmetic intensity and its bound",
+        Check(_plan_intensity, _verify_intensity),
+    ),
+    Part("p4c_why", "problem4", "c", "why batching does not help (written answer)"),
+)

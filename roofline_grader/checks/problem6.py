@@ -1,0 +1,264 @@
+"""Problem 6: standard and flash attention for Q, K, V, O of shape bf16[B, N, d].
+
+References: ``roofline_lib.standard_attention`` and ``roofline_lib.flash_attention`` (their
+docstrings are the byte models the statement spells out), ``roofline_lib.analyze`` on the H100 SXM
+for the regime, and ``roofline_lib.standard_attention_critical_seq_len``. Limits are the
+intensities at N = 10¹² (standard) or N = 10⁹·M (flash), within 10⁻⁸ of the limit.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+
+from roofline_lib import (
+    analyze,
+    chapter,
+    critical_intensity,
+    flash_attention,
+    get_chip,
+    standard_attention,
+    standard_attention_critical_seq_len,
+)
+
+from .base import (
+    Answers,
+    Check,
+    Finding,
+    Part,
+    Plan,
+    call_probe,
+    compare,
+    compare_bools,
+    log_int,
+    shapes_of,
+    value_probe,
+)
+
+H100 = get_chip(chapter.PROBLEM_6_CHIP)
+I_STAR = critical_intensity(H100)
+HEAD_DIMS = (16, 32, 64, 80, 96, 128, 192, 256)
+
+
+def _bnd(rng: random.Random, n: int) -> list[tuple[int, int, int]]:
+    return [(log_int(rng, 1, 64), log_int(rng, 1, 32768), rng.choice(HEAD_DIMS)) for _ in range(n)]
+
+
+def _with_arrays(scalars: list[tuple[int, ...]], arrays: list[tuple[int, ...]]) -> list[tuple]:
+    """Scalar calls, then one call with every argument an array (elementwise)."""
+    return [*scalars, tuple(list(column) for column in zip(*arrays, strict=True))]
+
+
+def _columns(probe) -> list[np.ndarray]:
+    return [np.array(c, dtype=float) for c in zip(*shapes_of(probe), strict=True)]
+
+
+def _plan_standard(rng: random.Random):
+    calls = _with_arrays([(1, 1, 1), (2, 4096, 128), *_bnd(rng, 8)], _bnd(rng, 8))
+    return [call_probe("standard_flops", calls), call_probe("standard_bytes", calls)]
+
+
+def _verify_standard(plan: Plan, answers: Answers) -> list[Finding]:
+    B, N, d = _columns(plan["standard_flops"])
+    cost = standard_attention(B, N, d)
+    return [
+        compare(
+            "standard_flops(B, N, d) on unseen shapes, scalars and arrays",
+            plan["standard_flops"],
+            answers,
+            np.asarray(cost.flops).tolist(),
+            "count the FLOPs of the two matmuls, Q·Kᵀ and P·V, at 2 per multiply-add",
+            [
+                (
+                    "there are two matmuls, Q·Kᵀ and P·V, each 2·B·N²·d FLOPs",
+                    (2 * B * N * N * d).tolist(),
+                )
+            ],
+        ),
+        compare(
+            "standard_bytes(B, N, d) on unseen shapes, scalars and arrays",
+            plan["standard_bytes"],
+            answers,
+            np.asarray(cost.bytes_total).tolist(),
+            "follow the statement's byte model: each of the three steps reads its inputs from HBM "
+            "and writes its output back, two bytes per bf16 element",
+            [
+                (
+                    "standard attention writes S and P to HBM and reads them back: count the N×N "
+                    "matrices",
+                    (8 * B * N * d).tolist(),
+                ),
+                (
+                    "S is written by Q·Kᵀ and read by the softmax, P written by the softmax and read "
+                    "by P·V: four passes over an N×N matrix",
+                    (8 * B * N * d + 4 * B * N * N).tolist(),
+                ),
+                ("bf16 elements are two bytes each", (4 * B * N * d + 4 * B * N * N).tolist()),
+            ],
+        ),
+    ]
+
+
+def _plan_standard_intensity(rng: random.Random):
+    calls = _with_arrays([(1, 1, 1), *_bnd(rng, 8)], _bnd(rng, 8))
+    dims = [(d,) for d in (1, 64, 128)] + [([16, 100, 128, 1000, 4096],)]
+    return [
+        call_probe("standard_intensity", calls),
+        call_probe("standard_intensity_limit", dims),
+    ]
+
+
+def _verify_standard_intensity(plan: Plan, answers: Answers) -> list[Finding]:
+    B, N, d = _columns(plan["standard_intensity"])
+    (dims,) = _columns(plan["standard_intensity_limit"])
+    return [
+        compare(
+            "standard_intensity(B, N, d) on unseen shapes, scalars and arrays",
+            plan["standard_intensity"],
+            answers,
+            np.asarray(standard_attention(B, N, d).arithmetic_intensity).tolist(),
+            "intensity is the FLOPs over the bytes of the statement's byte model",
+        ),
+        compare(
+            "standard_intensity_limit(d), the limit for N ≫ d",
+            plan["standard_intensity_limit"],
+            answers,
+            np.asarray(standard_attention(1, 10**12, dims).arithmetic_intensity).tolist(),
+            "let N grow much larger than d in the intensity and keep what remains",
+            [("bf16 elements are two bytes each", dims.tolist())],
+        ),
+    ]
+
+
+def _bndm(rng: random.Random, n: int) -> list[tuple[int, int, int, int]]:
+    return [(*bnd, rng.choice((16, 32, 64, 100, 128, 256, 1000))) for bnd in _bnd(rng, n)]
+
+
+def _plan_flash(rng: random.Random):
+    calls = _with_arrays([(1, 1, 1, 1), (1, 1000, 64, 128), *_bndm(rng, 8)], _bndm(rng, 8))
+    tiles = [(m,) for m in (1, 64, 128)] + [([16, 100, 1000],)]
+    return [
+        call_probe("flash_bytes", calls),
+        call_probe("flash_intensity", calls),
+        call_probe("flash_intensity_limit", tiles),
+    ]
+
+
+def _verify_flash(plan: Plan, answers: Answers) -> list[Finding]:
+    B, N, d, M = _columns(plan["flash_bytes"])
+    cost = flash_attention(B, N, d, M)
+    (tiles,) = _columns(plan["flash_intensity_limit"])
+    return [
+        compare(
+            "flash_bytes(B, N, d, M) on unseen shapes, scalars and arrays",
+            plan["flash_bytes"],
+            answers,
+            np.asarray(cost.bytes_total).tolist(),
+            "Q is read once, K and V once per tile of M query rows, O written once",
+            [
+                (
+                    "a partial last tile still streams all of K and V: there are ⌈N/M⌉ tiles "
+                    "(np.ceil for arrays)",
+                    (4 * B * N * d + 4 * (N / M) * B * N * d).tolist(),
+                ),
+                (
+                    "K and V are streamed through on-chip memory once per tile of Q, not once in all",
+                    (8 * B * N * d).tolist(),
+                ),
+            ],
+        ),
+        compare(
+            "flash_intensity(B, N, d, M) on unseen shapes, scalars and arrays",
+            plan["flash_intensity"],
+            answers,
+            np.asarray(cost.arithmetic_intensity).tolist(),
+            "intensity is the FLOPs (as in standard attention) over flash attention's bytes",
+        ),
+        compare(
+            "flash_intensity_limit(M), the limit for N ≫ M",
+            plan["flash_intensity_limit"],
+            answers,
+            np.asarray(flash_attention(1, 10**9 * tiles, 128, tiles).arithmetic_intensity).tolist(),
+            "let N grow much larger than M in the intensity and keep what remains",
+        ),
+    ]
+
+
+def _plan_regime(rng: random.Random):
+    dims = (64, 128, 256, 512, 600, 640, 1024, 2048, 4096)
+    scalars = [(log_int(rng, 1, 10**7), rng.choice(dims)) for _ in range(14)]
+    arrays = [(log_int(rng, 1, 10**7), rng.choice(dims)) for _ in range(10)]
+    return [
+        call_probe(
+            "is_memory_bound", _with_arrays([(10**6, 128), (2000, 1024), *scalars], arrays), "bool"
+        ),
+        value_probe("critical_seq_len_d128"),
+    ]
+
+
+def _memory_bound(N: float, d: float) -> bool | None:
+    """The reference regime, or None when the intensity is within 1e-9 of the critical one."""
+    estimate = analyze(standard_attention(1, N, d), H100)
+    if abs(estimate.arithmetic_intensity - I_STAR) <= 1e-9 * I_STAR:
+        return None
+    return estimate.regime == "memory-bound"
+
+
+def _verify_regime(plan: Plan, answers: Answers) -> list[Finding]:
+    probe = plan["is_memory_bound"]
+    expected = [_memory_bound(N, d) for N, d in shapes_of(probe)]
+    n_star = standard_attention_critical_seq_len(128, I_STAR)
+    return [
+        compare_bools(
+            "is_memory_bound(N, d) on an H100, scalars and arrays",
+            probe,
+            answers,
+            expected,
+            "compare standard attention's intensity with the H100's critical intensity (dense bf16 "
+            "peak over HBM bandwidth); it is memory-bound when it falls short",
+        ),
+        compare(
+            "critical_seq_len_d128",
+            plan["critical_seq_len_d128"],
+            answers,
+            [n_star],
+            "for d = 128 the intensity never exceeds d/2 = 64, below the H100's critical "
+            "intensity: no N makes it compute-bound, so the answer is math.inf"
+            if math.isinf(n_star)
+            else "solve intensity = critical intensity for N",
+        ),
+    ]
+
+
+PARTS = (
+    Part(
+        "p6a_standard",
+        "problem6",
+        "a",
+        "standard attention: FLOPs and bytes",
+        Check(_plan_standard, _verify_standard),
+    ),
+    Part(
+        "p6b_standard_intensity",
+        "problem6",
+        "b",
+        "standard attention: intensity and its limit",
+        Check(_plan_standard_intensity, _verify_standard_intensity),
+    ),
+    Part(
+        "p6c_flash",
+        "problem6",
+        "c",
+        "flash attention: bytes, intensity and its limit",
+        Check(_plan_flash, _verify_flash),
+    ),
+    Part(
+        "p6d_regime",
+        "problem6",
+        "d",
+        "when standard attention is memory-bound on an H100",
+        Check(_plan_regime, _verify_regime),
+    ),
+)

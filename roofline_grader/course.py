@@ -1,0 +1,62 @@
+"""Where the course lives: its root, source notebooks (solutions/) and release (exercises/)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+CONFIG_FILE = "nbgrader_config.py"
+WORKSPACE_ENV = "ROOFLINE_GRADING_DIR"
+"""Environment variable naming the grading workspace (default: the course's grading/)."""
+
+
+@dataclass(frozen=True)
+class Course:
+    """The course directory: ``solutions/<problem>/<problem>.ipynb`` is nbgrader's source.
+
+    Attributes:
+        root: the directory holding nbgrader_config.py, solutions/ and exercises/.
+    """
+
+    root: Path
+
+    @property
+    def solutions(self) -> Path:
+        return self.root / "solutions"
+
+    @property
+    def exercises(self) -> Path:
+        return self.root / "exercises"
+
+    @property
+    def default_workspace(self) -> Path:
+        """The grading workspace used when the instructor names none: $ROOFLINE_GRADING_DIR, else
+        the course's git-ignored grading/."""
+        return Path(os.environ.get(WORKSPACE_ENV) or self.root / "grading").resolve()
+
+    @property
+    def exchange(self) -> Path:
+        """nbgrader's exchange for JupyterLab's Assignments tab: ``<workspace>/exchange``."""
+        return self.default_workspace / "exchange"
+
+    @property
+    def assignments(self) -> tuple[str, ...]:
+        """Assignment ids, sorted: every ``solutions/<id>/`` that holds ``<id>.ipynb``."""
+        return tuple(
+            sorted(p.name for p in self.solutions.iterdir() if (p / f"{p.name}.ipynb").is_file())
+        )
+
+    def source_notebook(self, assignment: str) -> Path:
+        return self.solutions / assignment / f"{assignment}.ipynb"
+
+    @classmethod
+    def find(cls, start: Path | None = None) -> Course:
+        """The course containing ``start`` (default: the working directory), else this package's."""
+        here = (start or Path.cwd()).resolve()
+        for candidate in (here, *here.parents, Path(__file__).resolve().parent.parent):
+            if (candidate / CONFIG_FILE).is_file() and (candidate / "solutions").is_dir():
+                return cls(candidate)
+        raise FileNotFoundError(
+            f"no course found: expected {CONFIG_FILE} and solutions/ in {here} or a parent"
+        )

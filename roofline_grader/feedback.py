@@ -1,0 +1,158 @@
+"""One feedback page per student: every part, its points, and each check passed or failed with a hint.
+
+The page is built from the grader's findings (labels and hints written in words) and the scores in
+the master gradebook, never from the notebooks' cells: no test source, hidden or visible, and no
+traceback can reach it. Everything that came from a student's notebook (error messages) is escaped.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from nbgrader.api import Gradebook
+
+from .checks import PARTS
+from .gradebook import submission_scores
+from .integrity import CellInfo
+from .report import PROBLEM_WORDS, fmt
+
+STYLE = """
+body { font: 15px/1.5 system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem;
+       color: #111; }
+h1 { font-size: 1.6rem; } h2 { font-size: 1.2rem; margin-top: 2rem; }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; vertical-align: top; padding: .4rem .6rem; border-bottom: 1px solid #ddd; }
+td.points { white-space: nowrap; }
+ul { margin: 0; padding-left: 1.1rem; }
+.pass { color: #00704a; } .fail { color: #b33c00; } .wait { color: #555; }
+.notes { background: #fff6e0; padding: .5rem .8rem; border-left: 4px solid #E69F00; }
+.small { color: #555; font-size: .9rem; }
+"""
+_HIDDEN = re.compile(r"(?im)^.*(BEGIN HIDDEN TESTS|END HIDDEN TESTS|roofline_grader\.hidden).*$")
+
+
+def _clean(text: Any) -> str:
+    """Escape for HTML, dropping any line that quotes the hidden region of a test cell."""
+    return html.escape(_HIDDEN.sub("[hidden]", str(text)))
+
+
+def problem_title(cells: Sequence[CellInfo], assignment: str) -> str:
+    """The first heading of the notebook ('Problem 1 · An int8 matmul')."""
+    for cell in cells:
+        for line in str(cell["source"]).splitlines():
+            if line.startswith("# "):
+                return line[2:].strip()
+    return assignment
+
+
+def page(
+    student: str,
+    index: Mapping[str, list[CellInfo]],
+    scores: Mapping[str, Mapping[str, Any]],
+    results: Mapping[str, Mapping[str, Any]],
+) -> str:
+    """The HTML page of one student. ``scores`` and ``results`` are keyed by assignment."""
+    sections, total, maximum, waiting = [], 0.0, 0.0, 0.0
+    for assignment, cells in index.items():
+        result = results.get(assignment, {})
+        grades = scores.get(assignment, {})
+        rows, got, out_of = [], 0.0, 0.0
+        for cell in cells:
+            if not cell["grade"]:
+                continue
+            gid, points = cell["grade_id"], float(cell["points"] or 0)
+            score = grades.get(gid, {}).get("score")
+            out_of += points
+            got += score or 0.0
+            if score is None and result.get("status") == "graded":
+                waiting += points
+            rows.append(_row(gid, points, score, grades.get(gid, {}), result))
+        total, maximum = total + got, maximum + out_of
+        notes = "".join(
+            f"<li>{_clean(PROBLEM_WORDS.get(p['kind'], p['kind']))}: {_clean(p['detail'])}</li>"
+            for p in result.get("problems", [])
+        )
+        heading = (
+            f"<h2>{_clean(problem_title(cells, assignment))} — {fmt(got)} / {fmt(out_of)}</h2>"
+        )
+        about = f'<div class="notes"><strong>About your notebook</strong><ul>{notes}</ul></div>'
+        table = "<table><tr><th>Part</th><th>Points</th><th>Checks</th></tr>" + "".join(rows)
+        graded = result.get("status") == "graded"
+        sections.append(
+            "<section>"
+            + heading
+            + (about if notes else "")
+            + (table + "</table>" if graded else "")
+            + "</section>"
+        )
+    pending = f" ({fmt(waiting)} points still to be graded by hand)" if waiting else ""
+    return (
+        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>Feedback for {_clean(student)}</title><style>{STYLE}</style></head><body>"
+        f"<h1>Feedback for {_clean(student)}</h1>"
+        f"<p><strong>Total: {fmt(total)} / {fmt(maximum)} points</strong>{pending}.</p>"
+        '<p class="small">Each part lists what was checked. Hidden checks called your functions on '
+        "shapes you had not seen and compared them with the course library (relative tolerance "
+        "10⁻⁶); a failed check says what was expected.</p>" + "".join(sections) + "</body></html>\n"
+    )
+
+
+def _row(
+    gid: str,
+    points: float,
+    score: float | None,
+    grade: Mapping[str, Any],
+    result: Mapping[str, Any],
+) -> str:
+    part = PARTS.get(gid)
+    title = f"({part.letter}) {part.title}" if part else gid
+    if part is not None and part.manual:
+        if result.get("comments", {}).get(gid) == "No response.":
+            checks = '<li class="fail">✗ no answer was written</li>'
+        elif score is None:
+            checks = '<li class="wait">graded by hand: not graded yet</li>'
+        else:
+            comment = grade.get("comment")
+            checks = '<li class="pass">graded by hand</li>' + (
+                f"<li>{_clean(comment)}</li>" if comment else ""
+            )
+    else:
+        findings = result.get("verdicts", {}).get(gid, {}).get("findings", [])
+        if not findings:
+            findings = [{"label": "the part's checks", "passed": bool(score), "hint": ""}]
+        checks = "".join(
+            f'<li class="pass">✓ {_clean(f["label"])}</li>'
+            if f["passed"]
+            else f'<li class="fail">✗ {_clean(f["label"])}: {_clean(f["hint"])}</li>'
+            for f in findings
+        )
+        if grade.get("manual"):
+            checks += "<li>score adjusted by hand</li>"
+    return (
+        f'<tr><td>{_clean(title)}</td><td class="points">{fmt(score) or "–"} / {fmt(points)}</td>'
+        f"<td><ul>{checks}</ul></td></tr>"
+    )
+
+
+def write_feedback(
+    folder: Path,
+    gb: Gradebook,
+    students: Sequence[str],
+    index: Mapping[str, list[CellInfo]],
+    results: Mapping[str, Mapping[str, Any]],
+) -> int:
+    """Write ``folder/<student>.html`` for every student; returns the number of pages."""
+    folder.mkdir(parents=True, exist_ok=True)
+    by_student: dict[str, dict[str, Mapping[str, Any]]] = {}
+    for result in results.values():
+        by_student.setdefault(result["student"], {})[result["assignment"]] = result
+    for student in students:
+        scores = {a: submission_scores(gb, a, student) for a in index}
+        (folder / f"{student}.html").write_text(
+            page(student, index, scores, by_student.get(student, {})), encoding="utf-8"
+        )
+    return len(students)

@@ -1,0 +1,140 @@
+"""The gradebooks: a template for the workers, and the instructor's master gradebook.
+
+Parallel workers never share a database. Each grades one submission in a scratch course whose
+gradebook is a copy of the **template** (the assignments and their cells, recorded from solutions/
+by nbgrader). The parent process alone writes the **master** gradebook of the workspace, merging
+one result at a time in its own transaction: scores are set, never added, so merging a result twice
+changes nothing, and a manual score already given by a grader is kept (nbgrader's rule: the
+part is then flagged for review).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from nbgrader.api import Gradebook, MissingEntry
+
+from .config import COURSE_ID
+from .course import Course
+from .integrity import CellInfo, release_cells
+from .release import generate
+
+
+def sqlite_url(path: Path) -> str:
+    return f"sqlite:///{path}"
+
+
+def solutions_fingerprint(course: Course) -> str:
+    """A hash of every file under solutions/: the assignments as the gradebook records them."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in course.solutions.rglob("*") if p.is_file()):
+        if ".ipynb_checkpoints" in path.parts:
+            continue
+        digest.update(str(path.relative_to(course.solutions)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def build_template(course: Course, directory: Path) -> tuple[Path, Path]:
+    """The template gradebook and its release, built in ``directory`` (reused when up to date).
+
+    Returns (gradebook path, release directory).
+    """
+    key = solutions_fingerprint(course)[:16]
+    db, release = directory / f"template-{key}.db", directory / f"release-{key}"
+    if db.is_file() and release.is_dir():
+        return db, release
+    for stale in directory.glob("template-*.db"):
+        stale.unlink()
+    for stale in directory.glob("release-*"):
+        shutil.rmtree(stale, ignore_errors=True)
+    directory.mkdir(parents=True, exist_ok=True)
+    partial = directory / f"partial-{key}.db"
+    partial.unlink(missing_ok=True)
+    generate(course, release, db_url=sqlite_url(partial))
+    partial.replace(db)
+    return db, release
+
+
+def release_index(release: Path, assignments: tuple[str, ...]) -> dict[str, list[CellInfo]]:
+    """The nbgrader cells of each released notebook, in order, by assignment."""
+    return {a: release_cells(release / a / f"{a}.ipynb") for a in assignments}
+
+
+def open_master(course: Course, path: Path, template: Path) -> Gradebook:
+    """The workspace's gradebook, created from the template or brought up to date with solutions/."""
+    stamp = path.with_suffix(".solutions")
+    current = solutions_fingerprint(course)
+    if not path.exists():
+        shutil.copyfile(template, path)
+    elif not stamp.is_file() or stamp.read_text().strip() != current:
+        generate_into(course, path)
+    stamp.write_text(current + "\n")
+    return Gradebook(sqlite_url(path), course_id=COURSE_ID)
+
+
+def generate_into(course: Course, path: Path) -> None:
+    """Record the current assignments in an existing gradebook (release output discarded)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="roofline-release-") as tmp:
+        generate(course, Path(tmp), db_url=sqlite_url(path))
+
+
+def read_scores(db_url: str, assignment: str, student: str) -> tuple[dict, dict]:
+    """One submission's grades (per grade cell: auto_score, max_score) and auto comments."""
+    grades: dict[str, dict[str, Any]] = {}
+    comments: dict[str, str | None] = {}
+    with Gradebook(db_url, course_id=COURSE_ID) as gb:
+        submission = gb.find_submission(assignment, student)
+        for notebook in submission.notebooks:
+            for grade in notebook.grades:
+                grades[grade.name] = {"auto_score": grade.auto_score, "max_score": grade.max_score}
+            for comment in notebook.comments:
+                comments[comment.name] = comment.auto_comment
+    return grades, comments
+
+
+def merge(gb: Gradebook, result: Mapping[str, Any]) -> None:
+    """Write one worker result into the master gradebook (idempotent)."""
+    student, assignment = result["student"], result["assignment"]
+    gb.update_or_create_student(student)
+    kwargs = {"timestamp": result["timestamp"]} if result.get("timestamp") else {}
+    try:
+        submission = gb.update_or_create_submission(assignment, student, **kwargs)
+    except ValueError:  # an unparsable timestamp.txt: keep the submission, drop the time
+        submission = gb.update_or_create_submission(assignment, student)
+    scores = result.get("grades", {})
+    for notebook in submission.notebooks:
+        for grade in notebook.grades:
+            auto = scores.get(grade.name, {}).get("auto_score", 0.0)
+            grade.auto_score = auto
+            grade.needs_manual_grade = grade.manual_score is not None or auto is None
+        for comment in notebook.comments:
+            comment.auto_comment = result.get("comments", {}).get(comment.name)
+    gb.db.commit()
+
+
+def submission_scores(gb: Gradebook, assignment: str, student: str) -> dict[str, dict[str, Any]]:
+    """Per grade cell of a submission in the master: score (manual over auto, None if pending), max."""
+    try:
+        submission = gb.find_submission(assignment, student)
+    except MissingEntry:
+        return {}
+    out = {}
+    for notebook in submission.notebooks:
+        for grade in notebook.grades:
+            score = grade.manual_score if grade.manual_score is not None else grade.auto_score
+            out[grade.name] = {
+                "score": score,
+                "max_score": grade.max_score,
+                "manual": grade.manual_score is not None,
+            }
+        for comment in notebook.comments:
+            if comment.manual_comment:
+                out.setdefault(comment.name, {})["comment"] = comment.manual_comment
+    return out

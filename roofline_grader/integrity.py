@@ -1,0 +1,144 @@
+"""What a submission changed in the cells it was given, and putting back the test cells it lost.
+
+The reference is the release notebook (what the student received). nbgrader itself restores edited
+read-only cells from the gradebook and keeps only the last of duplicated cells; this module reports
+those changes in words, and puts deleted grade cells back before nbgrader sees the notebook (nbgrader's
+own ``add_missing_cells`` fails when the cell before a deleted one is missing too).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import nbformat
+from nbformat import NotebookNode
+
+CellInfo = dict[str, Any]
+"""A release cell: grade_id, cell_type, locked, grade, solution, points, source, and the cell."""
+
+
+def _nbgrader(cell: Mapping[str, Any]) -> Mapping[str, Any]:
+    meta = cell.get("metadata", {})
+    value = meta.get("nbgrader", {}) if isinstance(meta, Mapping) else {}
+    return value if isinstance(value, Mapping) else {}
+
+
+def release_cells(notebook: Path) -> list[CellInfo]:
+    """The nbgrader cells of a release notebook, in order."""
+    nb = nbformat.read(str(notebook), as_version=4)
+    cells = []
+    for cell in nb.cells:
+        meta = _nbgrader(cell)
+        if "grade_id" not in meta:
+            continue
+        cells.append(
+            {
+                "grade_id": meta["grade_id"],
+                "cell_type": cell.cell_type,
+                "locked": bool(meta.get("locked")),
+                "grade": bool(meta.get("grade")),
+                "solution": bool(meta.get("solution")),
+                "points": meta.get("points"),
+                "source": cell.source,
+                "cell": dict(cell),
+            }
+        )
+    return cells
+
+
+def describe_changes(nb: NotebookNode, release: Sequence[CellInfo]) -> list[dict[str, str]]:
+    """Changes to the cells the student was given, as problems: kind, grade_id, detail."""
+    ids = [_nbgrader(c).get("grade_id") for c in nb.cells]
+    counts = Counter(i for i in ids if i)
+    by_id = {}
+    for cell in nb.cells:
+        gid = _nbgrader(cell).get("grade_id")
+        if gid:
+            by_id[gid] = cell  # the last copy is the one nbgrader keeps
+    problems = []
+    for info in release:
+        gid, what = info["grade_id"], _what(info)
+        if counts.get(gid, 0) == 0:
+            restored = "put back from the gradebook" if info["grade"] else "not restored"
+            problems.append(_problem("deleted-cell", gid, f"deleted {what}: {restored}"))
+            continue
+        if counts[gid] > 1:
+            problems.append(
+                _problem(
+                    "duplicated-cell",
+                    gid,
+                    f"{what} appears {counts[gid]} times: the last is graded",
+                )
+            )
+        cell = by_id[gid]
+        if info["locked"] and (
+            cell.get("source") != info["source"] or cell.cell_type != info["cell_type"]
+        ):
+            problems.append(
+                _problem("edited-cell", gid, f"edited {what}: restored from the gradebook")
+            )
+    return problems
+
+
+def _what(info: CellInfo) -> str:
+    if info["grade"] and not info["solution"]:
+        return f"the check cell {info['grade_id']}"
+    if info["solution"]:
+        return f"the answer cell {info['grade_id']}"
+    return f"the read-only cell {info['grade_id']}"
+
+
+def _problem(kind: str, grade_id: str, detail: str) -> dict[str, str]:
+    return {"kind": kind, "grade_id": grade_id, "detail": detail}
+
+
+def restore_deleted_grade_cells(nb: NotebookNode, release: Sequence[CellInfo]) -> int:
+    """Insert the release copy of every deleted grade cell after its nearest surviving predecessor.
+
+    Returns how many cells were put back. The restored cells are then overwritten from the gradebook
+    by nbgrader like any other grade cell.
+    """
+    restored = 0
+    for position, info in enumerate(release):
+        if not info["grade"]:
+            continue
+        present = {_nbgrader(c).get("grade_id"): i for i, c in enumerate(nb.cells)}
+        if info["grade_id"] in present:
+            continue
+        anchor = -1
+        for earlier in reversed(release[:position]):
+            if earlier["grade_id"] in present:
+                anchor = max(
+                    i
+                    for i, c in enumerate(nb.cells)
+                    if _nbgrader(c).get("grade_id") == earlier["grade_id"]
+                )
+                break
+        cell = nbformat.from_dict(copy.deepcopy(info["cell"]))
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+        nb.cells.insert(anchor + 1, cell)
+        unique_cell_ids(nb)
+        restored += 1
+    return restored
+
+
+def unique_cell_ids(nb: NotebookNode) -> None:
+    """Give every cell an id, renaming repeats (copied cells), so that the notebook validates."""
+    if nb.get("nbformat_minor", 0) < 5:
+        nb["nbformat_minor"] = 5
+    seen: set[str] = set()
+    for index, cell in enumerate(nb.cells):
+        cid = cell.get("id")
+        if not isinstance(cid, str) or not cid or cid in seen:
+            base = f"cell-{index}"
+            cid, n = base, 0
+            while cid in seen:
+                n += 1
+                cid = f"{base}-{n}"
+            cell["id"] = cid
+        seen.add(cid)

@@ -1,0 +1,201 @@
+"""The run's outputs for the instructor: grades.csv and the report of submissions with problems.
+
+grades.csv has one row per student and these columns, in order:
+
+* ``student_id``;
+* for each problem, one column per part, named by the part's grade id (``p1a_bytes``, …), then the
+  problem's total (``problem1``);
+* ``total`` (the student's points) and ``max`` (the points available).
+
+A part awaiting grading by hand is left empty and counts as nothing in the totals until it is
+graded (in nbgrader's formgrader, on the workspace) and roofline-grade is run again.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from nbgrader.api import Gradebook
+
+from .gradebook import submission_scores
+from .integrity import CellInfo
+from .progress import format_duration
+
+PROBLEM_WORDS = {
+    "missing-notebook": "no notebook",
+    "invalid-json": "not valid JSON",
+    "not-a-notebook": "not a notebook",
+    "too-large": "file too large",
+    "huge-output": "huge stored output",
+    "misnamed-notebook": "misnamed notebook",
+    "misnamed-folder": "misnamed folder",
+    "misplaced-notebook": "notebook outside its folder",
+    "bad-timestamp": "unreadable timestamp",
+    "deleted-cell": "deleted cell",
+    "edited-cell": "edited read-only cell",
+    "duplicated-cell": "duplicated cell",
+    "timeout": "cell timed out",
+    "stuck": "kernel ignored interrupt",
+    "kernel-died": "kernel died",
+    "error": "error in a cell",
+    "output-truncated": "huge output",
+    "not-run": "cells not run",
+    "grader-error": "grader error",
+    "grader-crash": "grader crash",
+}
+"""Short names of the kinds of problem, for the report."""
+
+
+def fmt(value: float | None) -> str:
+    """A score for the table: '2', '1.5', or '' when there is none yet."""
+    return "" if value is None else f"{value:g}"
+
+
+def grade_parts(index: Mapping[str, list[CellInfo]]) -> list[tuple[str, str, float]]:
+    """(assignment, grade id, points) of every grade cell, in course order."""
+    return [
+        (assignment, cell["grade_id"], float(cell["points"] or 0))
+        for assignment, cells in index.items()
+        for cell in cells
+        if cell["grade"]
+    ]
+
+
+def grade_table(
+    gb: Gradebook, students: Sequence[str], index: Mapping[str, list[CellInfo]]
+) -> tuple[list[str], list[list[str]]]:
+    """The header and rows of grades.csv, from the master gradebook (manual scores included)."""
+    parts = grade_parts(index)
+    header = ["student_id"]
+    for assignment in index:
+        header += [gid for a, gid, _ in parts if a == assignment] + [assignment]
+    header += ["total", "max"]
+    maximum = sum(points for _, _, points in parts)
+    rows = []
+    for student in students:
+        row, total = [student], 0.0
+        for assignment in index:
+            scores = submission_scores(gb, assignment, student)
+            subtotal = 0.0
+            for a, gid, _ in parts:
+                if a != assignment:
+                    continue
+                score = scores.get(gid, {}).get("score", 0.0) if scores else 0.0
+                row.append(fmt(score))
+                subtotal += score or 0.0
+            row.append(fmt(subtotal))
+            total += subtotal
+        rows.append([*row, fmt(total), fmt(maximum)])
+    return header, rows
+
+
+def write_csv(path: Path, header: list[str], rows: list[list[str]]) -> None:
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(header)
+        writer.writerows(rows)
+
+
+@dataclass
+class Report:
+    """What a run did, and every submission that had a problem and why."""
+
+    workspace: Path
+    students: Sequence[str]
+    results: list[dict[str, Any]]
+    graded_now: int
+    seconds: float
+    jobs: int
+    sandbox: str
+    feedback_pages: int
+    tampered: bool = False
+    lines: list[str] = field(default_factory=list)
+
+    def problem_rows(self) -> list[tuple[str, str, str, str]]:
+        """(student, assignment, kind, detail) for every problem met, in input order."""
+        return [
+            (r["student"], r["assignment"], p["kind"], _where(p) + p["detail"])
+            for r in self.results
+            for p in r.get("problems", [])
+        ]
+
+    def manual_pending(self) -> Counter[str]:
+        counts: Counter[str] = Counter()
+        for r in self.results:
+            for gid, grade in r.get("grades", {}).items():
+                if grade.get("auto_score") is None:
+                    counts[gid] += 1
+        return counts
+
+    def text(self) -> str:
+        n = len(self.results)
+        assignments = len({r["assignment"] for r in self.results})
+        lines = [
+            f"roofline-grade: {len(self.students)} students × {assignments} problems = {n} "
+            f"submissions; {self.graded_now} graded now, {n - self.graded_now} unchanged since the "
+            f"last run; {format_duration(self.seconds)} with {self.jobs} worker(s).",
+            f"Kernel sandbox: {self.sandbox}.",
+            f"Grades: {self.workspace / 'grades.csv'}",
+            f"Feedback: {self.workspace / 'feedback'} ({self.feedback_pages} pages, one per student)",
+        ]
+        if self.tampered:
+            lines.append(
+                "WARNING: the course's files (roofline_lib, roofline_grader or solutions/) changed "
+                "while grading; check them with git status and grade again."
+            )
+        pending = self.manual_pending()
+        if pending:
+            parts = ", ".join(f"{gid} ({count})" for gid, count in sorted(pending.items()))
+            lines.append(
+                f"Awaiting grading by hand: {parts}. Grade them in nbgrader's formgrader on "
+                f"{self.workspace}, then run roofline-grade again to update grades.csv."
+            )
+        missing: dict[str, list[str]] = {}
+        by_submission: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        for student, assignment, kind, detail in self.problem_rows():
+            if kind == "missing-notebook":
+                missing.setdefault(student, []).append(assignment)
+            else:
+                by_submission.setdefault((student, assignment), []).append((kind, detail))
+        lines.append("")
+        if missing:
+            lines.append(f"Missing notebooks, scored 0 ({sum(map(len, missing.values()))}):")
+            lines += [f"  {student}: {', '.join(items)}" for student, items in missing.items()]
+        if not by_submission:
+            lines.append("No submission had a problem.")
+        else:
+            lines.append(f"Submissions with problems ({len(by_submission)}):")
+            scores = {(r["student"], r["assignment"]): r for r in self.results}
+            for (student, assignment), items in by_submission.items():
+                result = scores[(student, assignment)]
+                got = sum((g.get("auto_score") or 0.0) for g in result["grades"].values())
+                out_of = sum((g.get("max_score") or 0.0) for g in result["grades"].values())
+                lines.append(f"  {student} / {assignment} (scored {got:g} of {out_of:g}):")
+                for kind, detail in items:
+                    lines.append(f"    - {PROBLEM_WORDS.get(kind, kind)}: {detail}")
+        return "\n".join(lines) + "\n"
+
+    def write_json(self, path: Path) -> None:
+        data = {
+            "students": list(self.students),
+            "graded_now": self.graded_now,
+            "seconds": round(self.seconds, 2),
+            "jobs": self.jobs,
+            "sandbox": self.sandbox,
+            "problems": [
+                {"student": s, "assignment": a, "kind": k, "detail": d}
+                for s, a, k, d in self.problem_rows()
+            ],
+        }
+        path.write_text(json.dumps(data, indent=1), encoding="utf-8")
+
+
+def _where(problem: Mapping[str, Any]) -> str:
+    gid = problem.get("grade_id")
+    return f"[{gid}] " if gid and gid not in str(problem.get("detail", "")) else ""

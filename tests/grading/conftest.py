@@ -1,0 +1,140 @@
+"""Shared fixtures: the current release, and one grading run of every case, done once per session.
+
+Grading is expensive (a kernel per notebook), so all the cases of grading_cases.py go into one
+folder that ``roofline-grade`` grades once, in a subprocess, exactly as an instructor would run it;
+the tests then read its outputs. Tests that use these fixtures are marked slow and kept on one
+xdist worker (group "grading").
+"""
+
+from __future__ import annotations
+
+import csv
+import fcntl
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from roofline_grader.course import Course
+from roofline_grader.release import generate
+
+from .grading_cases import ROOT, Case, cases
+
+CELL_TIMEOUT_S = 8
+
+
+def grading_env(**extra: str) -> dict[str, str]:
+    """The environment make gives the grader: the course on PYTHONPATH, the venv's scripts on PATH."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
+    env["MPLBACKEND"] = "Agg"
+    env.update(extra)
+    return env
+
+
+def roofline_grade(*args: str | Path, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    """Run the roofline-grade command line in a subprocess."""
+    return subprocess.run(
+        [sys.executable, "-m", "roofline_grader.cli", *map(str, args)],
+        cwd=ROOT,
+        env=grading_env(),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+@dataclass
+class GradedRun:
+    """The outputs of one roofline-grade run."""
+
+    workspace: Path
+    stdout: str
+    stderr: str
+    cases: dict[str, Case]
+
+    @property
+    def grades(self) -> dict[str, dict[str, str]]:
+        with (self.workspace / "grades.csv").open(newline="") as fh:
+            return {row["student_id"]: row for row in csv.DictReader(fh)}
+
+    @property
+    def header(self) -> list[str]:
+        with (self.workspace / "grades.csv").open(newline="") as fh:
+            return next(csv.reader(fh))
+
+    @property
+    def report(self) -> dict[str, Any]:
+        return json.loads((self.workspace / "report.json").read_text())
+
+    def results(self) -> dict[tuple[str, str], dict[str, Any]]:
+        out = {}
+        for path in (self.workspace / ".roofline" / "results").glob("*.json"):
+            record = json.loads(path.read_text())
+            out[(record["student"], record["assignment"])] = record
+        return out
+
+    def problems(self, student: str) -> list[dict[str, Any]]:
+        return [p for p in self.report["problems"] if p["student"] == student]
+
+    def feedback(self, student: str) -> str:
+        return (self.workspace / "feedback" / f"{student}.html").read_text()
+
+
+@pytest.fixture(scope="session")
+def course() -> Course:
+    return Course(ROOT)
+
+
+@pytest.fixture(scope="session")
+def release(tmp_path_factory: pytest.TempPathFactory, course: Course) -> Path:
+    """The student release generated now from solutions/ (what the cases are made from)."""
+    out = tmp_path_factory.mktemp("release")
+    generate(course, out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def graded(tmp_path_factory: pytest.TempPathFactory, release: Path) -> GradedRun:
+    """Every case of grading_cases.py, graded by one roofline-grade run with two workers.
+
+    The run is shared by all pytest-xdist workers of the session (the first one to get here runs
+    it under a file lock; the others wait and read its outputs), so it happens once even when the
+    grading tests are spread over workers.
+    """
+    shared = tmp_path_factory.getbasetemp().parent / "graded-run"
+    shared.mkdir(exist_ok=True)
+    submissions, workspace, done = (
+        shared / "submissions",
+        shared / "workspace",
+        shared / "done.json",
+    )
+    all_cases = cases(release)
+    with (shared / "lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.is_file():
+            for case in all_cases:
+                case.write(submissions)
+            run = roofline_grade(
+                submissions,
+                "--out",
+                workspace,
+                "--jobs",
+                "2",
+                "--timeout",
+                CELL_TIMEOUT_S,
+                "--quiet",
+            )
+            assert run.returncode == 0, run.stderr[-3000:]
+            done.write_text(json.dumps({"stdout": run.stdout, "stderr": run.stderr}))
+    outputs = json.loads(done.read_text())
+    return GradedRun(
+        workspace, outputs["stdout"], outputs["stderr"], {c.student: c for c in all_cases}
+    )

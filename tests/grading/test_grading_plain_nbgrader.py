@@ -1,0 +1,51 @@
+"""Plain ``nbgrader autograde``, with the course's nbgrader_config.py, grades as roofline-grade does."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from nbgrader.api import Gradebook
+
+from roofline_grader.course import Course
+from roofline_grader.gradebook import build_template
+
+from .conftest import grading_env
+from .grading_cases import ROOT, cases
+
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("grading")]
+STUDENTS = ("solved", "partial", "forges-answers", "duplicated-cells", "drops-later-cells")
+
+
+def test_plain_nbgrader_autograde_uses_the_sealed_pipeline(
+    tmp_path: Path, release: Path, course: Course
+) -> None:
+    workspace = tmp_path / "workspace"
+    template, _ = build_template(course, tmp_path / "state")
+    workspace.mkdir()
+    shutil.copyfile(template, workspace / "gradebook.db")
+    chosen = {c.student: c for c in cases(release) if c.student in STUDENTS}
+    for case in chosen.values():
+        case.notebooks = {"problem1": case.notebooks["problem1"]}
+        case.write(workspace / "submitted")
+    done = subprocess.run(
+        [sys.executable, "-m", "nbgrader", "autograde", "problem1", "--force"],
+        cwd=ROOT,
+        env=grading_env(ROOFLINE_GRADING_DIR=str(workspace)),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    with Gradebook(f"sqlite:///{workspace / 'gradebook.db'}", course_id="roofline") as gb:
+        for student, case in chosen.items():
+            notebook = gb.find_submission_notebook("problem1", "problem1", student)
+            got = {g.name: g.auto_score for g in notebook.grades}
+            want = {name: float(case.expect.get(name, 0)) for name in got}
+            assert got == want, student
+    report = workspace / "autograded" / "solved" / "problem1" / "problem1.roofline.json"
+    assert report.is_file(), "the sealed executor wrote its report"

@@ -1,0 +1,106 @@
+"""Runs that are interrupted, repeated, or followed by grading by hand; a zip as input."""
+
+from __future__ import annotations
+
+import csv
+import signal
+import subprocess
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+import pytest
+from nbgrader.api import Gradebook
+
+from .conftest import CELL_TIMEOUT_S, grading_env, roofline_grade
+from .grading_cases import ASSIGNMENTS, ROOT, cases
+
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("grading")]
+
+
+def _rows(workspace: Path) -> list[dict[str, str]]:
+    with (workspace / "grades.csv").open(newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory: pytest.TempPathFactory, release: Path) -> Path:
+    """A zip (with a wrapper folder) of two students: the solved and the partly right one."""
+    folder = tmp_path_factory.mktemp("zipped") / "submitted"
+    for case in cases(release):
+        if case.student in ("solved", "partial"):
+            case.write(folder)
+    path = folder.parent / "submissions.zip"
+    with zipfile.ZipFile(path, "w") as zf:
+        for file in folder.rglob("*"):
+            zf.write(file, file.relative_to(folder.parent))
+    return path
+
+
+def _interrupted_run(archive: Path, workspace: Path) -> int:
+    """Start a run, stop it with Ctrl-C once a few results are recorded; returns the exit status."""
+    options = ["--out", str(workspace), "--jobs", "1", "--timeout", str(CELL_TIMEOUT_S), "--quiet"]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "roofline_grader.cli", str(archive), *options],
+        cwd=ROOT,
+        env=grading_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    results = workspace / ".roofline" / "results"
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline and process.poll() is None:
+        if results.is_dir() and len(list(results.glob("*.json"))) >= 3:
+            break
+        time.sleep(0.2)
+    process.send_signal(signal.SIGINT)
+    process.communicate(timeout=120)
+    return process.returncode
+
+
+def test_an_interrupted_run_rerun_completes_with_everyone_once(
+    archive: Path, tmp_path: Path
+) -> None:
+    workspace = tmp_path / "workspace"
+    status = _interrupted_run(archive, workspace)
+    recorded = len(list((workspace / ".roofline" / "results").glob("*.json")))
+    assert status == 130 and 3 <= recorded < 12, (status, recorded)
+
+    rerun = roofline_grade(archive, "--out", workspace, "--timeout", CELL_TIMEOUT_S, "--quiet")
+    assert rerun.returncode == 0, rerun.stderr[-2000:]
+    assert f"{12 - recorded} graded now, {recorded} unchanged since the last run" in rerun.stdout
+    rows = {r["student_id"]: r for r in _rows(workspace)}
+    assert sorted(rows) == ["partial", "solved"]
+    assert (rows["solved"]["total"], rows["partial"]["total"]) == ("39", "11")
+    with Gradebook(f"sqlite:///{workspace / 'gradebook.db'}", course_id="roofline") as gb:
+        for assignment in ASSIGNMENTS:
+            assert sorted(s.student.id for s in gb.find_assignment(assignment).submissions) == [
+                "partial",
+                "solved",
+            ]
+
+    # The same input gives the same grades, regraded from scratch.
+    before = (workspace / "grades.csv").read_text()
+    again = roofline_grade(
+        archive, "--out", workspace, "--force", "--timeout", CELL_TIMEOUT_S, "--quiet"
+    )
+    assert again.returncode == 0 and "12 graded now" in again.stdout
+    assert (workspace / "grades.csv").read_text() == before
+
+    # Grading the written answer by hand, then running again, updates the table and nothing else.
+    with Gradebook(f"sqlite:///{workspace / 'gradebook.db'}", course_id="roofline") as gb:
+        grade = gb.find_grade("p4c_why", "problem4", "problem4", "solved")
+        grade.manual_score = 2.0
+        gb.db.commit()
+    final = roofline_grade(archive, "--out", workspace, "--timeout", CELL_TIMEOUT_S, "--quiet")
+    assert "0 graded now, 12 unchanged" in final.stdout
+    rows = {r["student_id"]: r for r in _rows(workspace)}
+    assert (rows["solved"]["p4c_why"], rows["solved"]["total"]) == ("2", "41")
+    assert "graded by hand" in (workspace / "feedback" / "solved.html").read_text()
+
+
+def test_unreadable_input_exits_with_status_2(tmp_path: Path) -> None:
+    done = roofline_grade(tmp_path / "nowhere", "--out", tmp_path / "ws", "--quiet")
+    assert done.returncode == 2 and "does not exist" in done.stderr
