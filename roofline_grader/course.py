@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -60,3 +61,15 @@ class Course:
         raise FileNotFoundError(
             f"no course found: expected {CONFIG_FILE} and solutions/ in {here} or a parent"
         )
+
+
+def command_env(root: Path, **extra: str) -> dict[str, str]:
+    """The environment ``make`` gives the course's commands (roofline-grade, nbgrader): the course
+    root on PYTHONPATH, this interpreter's scripts first on PATH, matplotlib without a display,
+    plus ``extra``. Tests and benchmarks run the commands in it, as an instructor would."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(root), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
+    env["MPLBACKEND"] = "Agg"
+    env.update(extra)
+    return env

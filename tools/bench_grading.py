@@ -30,7 +30,7 @@ from pathlib import Path
 import nbformat
 from nbgrader.api import Gradebook
 
-from roofline_grader.course import Course
+from roofline_grader.course import Course, command_env
 from roofline_grader.gradebook import build_template
 from roofline_grader.release import generate
 
@@ -39,12 +39,7 @@ TARGET_PARALLEL = 1.8
 
 
 def _env(**extra: str) -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
-    env["MPLBACKEND"] = "Agg"
-    env.update(extra)
-    return env
+    return command_env(ROOT, **extra)
 
 
 def _meta(cell: nbformat.NotebookNode) -> dict:

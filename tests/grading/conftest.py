@@ -11,7 +11,6 @@ from __future__ import annotations
 import csv
 import fcntl
 import json
-import os
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -20,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from roofline_grader.course import Course
+from roofline_grader.course import Course, command_env
 from roofline_grader.release import generate
 
 from .grading_cases import ROOT, Case, cases
@@ -29,13 +28,8 @@ CELL_TIMEOUT_S = 8
 
 
 def grading_env(**extra: str) -> dict[str, str]:
-    """The environment make gives the grader: the course on PYTHONPATH, the venv's scripts on PATH."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
-    env["MPLBACKEND"] = "Agg"
-    env.update(extra)
-    return env
+    """The environment make gives the grader (see roofline_grader.course.command_env)."""
+    return command_env(ROOT, **extra)
 
 
 def roofline_grade(*args: str | Path, timeout: float = 600) -> subprocess.CompletedProcess[str]:
