@@ -59,6 +59,20 @@ def _style_loglog(ax: Axes, xlabel: str, ylabel: str, yunit: str = "FLOP/s") -> 
     ax.grid(True, which="minor", alpha=0.08)
 
 
+def _draw_roof(
+    ax: Axes,
+    x: np.ndarray,
+    peak: float,
+    bandwidth: float,
+    color: str,
+    label: str,
+    ridge_lw: float = 1,
+) -> None:
+    """One roofline, min(peak, I·W) over the intensities ``x``, with its ridge I* = peak/W dotted."""
+    ax.plot(x, achievable_flops_per_s(x, peak, bandwidth), color=color, lw=2, label=label)
+    ax.axvline(peak / bandwidth, color=color, ls=":", lw=ridge_lw)
+
+
 def _intensities(lo: float, hi: float) -> np.ndarray:
     positive_real("intensity range", np.array([lo, hi]))
     if hi <= lo:
@@ -109,10 +123,7 @@ def plot_roofline_regions(
         (w_low, labels[0], palette.SERIES[1]),
         (w_high, labels[1], palette.SERIES[0]),
     ):
-        ax.plot(
-            x, achievable_flops_per_s(x, peak, w), color=color, lw=2, label=f"bandwidth {label}"
-        )
-        ax.axvline(peak / w, color=color, ls=":", lw=1.2)
+        _draw_roof(ax, x, peak, w, color, f"bandwidth {label}", ridge_lw=1.2)
         ax.annotate(
             f"critical {format_number(peak / w, 3)}",
             xy=(peak / w, peak),
@@ -171,14 +182,7 @@ def plot_roofline(
     for idx, (chip, i_star) in enumerate(zip(chip_list, criticals, strict=True)):
         color = palette.series_color(idx)
         peak, bw = chip.peak(dtype), chip.bandwidth(level)
-        ax.plot(
-            x,
-            achievable_flops_per_s(x, peak, bw),
-            color=color,
-            lw=2,
-            label=f"{chip.name}: critical {format_number(i_star, 3)}",
-        )
-        ax.axvline(i_star, color=color, ls=":", lw=1)
+        _draw_roof(ax, x, peak, bw, color, f"{chip.name}: critical {format_number(i_star, 3)}")
         for j, (label, intensity) in enumerate(points):
             y = achievable_flops_per_s(intensity, peak, bw)
             ax.plot(
@@ -358,17 +362,11 @@ def plot_multilevel_roofline(
     for idx, level in enumerate(levels):
         bw = c.bandwidth(level)
         color = palette.series_color(idx)
-        ax.plot(
-            x,
-            achievable_flops_per_s(x, peak, bw),
-            color=color,
-            lw=2,
-            label=(
-                f"{c.level_name(level)} {format_quantity(bw, 'B/s')}: "
-                f"critical {format_number(peak / bw, 3)}"
-            ),
+        label = (
+            f"{c.level_name(level)} {format_quantity(bw, 'B/s')}: "
+            f"critical {format_number(peak / bw, 3)}"
         )
-        ax.axvline(peak / bw, color=color, ls=":", lw=1)
+        _draw_roof(ax, x, peak, bw, color, label)
     ax.axhline(
         peak,
         color=palette.PEAK,
@@ -459,17 +457,11 @@ def plot_measured_roofline(
     ax = _axes(ax)
     x = _intensities(lo, hi)
     roof_color, measured_color = palette.SERIES[0], palette.SERIES[1]
-    ax.plot(
-        x,
-        achievable_flops_per_s(x, peak, bandwidth),
-        color=roof_color,
-        lw=2,
-        label=(
-            f"predicted: roofline of measured peak {format_quantity(peak, 'FLOP/s')} "
-            f"and triad {format_quantity(bandwidth, 'B/s')}"
-        ),
+    label = (
+        f"predicted: roofline of measured peak {format_quantity(peak, 'FLOP/s')} "
+        f"and triad {format_quantity(bandwidth, 'B/s')}"
     )
-    ax.axvline(i_star, color=roof_color, ls=":", lw=1)
+    _draw_roof(ax, x, peak, bandwidth, roof_color, label)
     ax.annotate(
         f"critical intensity {format_number(i_star, 3)} FLOPs/byte",
         xy=(i_star, peak),
