@@ -18,7 +18,7 @@ export PATH := $(CURDIR)/$(BIN):$(PATH)
 export PYTHONPATH := $(CURDIR)
 export MPLBACKEND := Agg
 
-.PHONY: setup book test lint format lab release grade bench measure clean lock
+.PHONY: setup book test lint format lab release grade bench measure clean lock sandbox
 
 # -- set-up ------------------------------------------------------------------------------
 # Reinstalls only when pyproject.toml or constraints.txt change.
@@ -57,7 +57,7 @@ format: $(STAMP)
 	$(BIN)/ruff format $(PY_SOURCES)
 	$(BIN)/ruff check --fix $(PY_SOURCES)
 
-test: setup lint
+test: setup lint sandbox
 	$(BIN)/python tools/ensure_chromium.py
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
 
@@ -68,14 +68,18 @@ lab: setup
 	  --ServerApp.jpserver_extensions nbgrader.server_extensions.formgrader=False \
 	  $(if $(filter 0,$(shell id -u)),--allow-root)
 
+# bubblewrap for the grading sandbox and, as root, the user students' kernels run as
+sandbox: $(STAMP)
+	$(BIN)/python tools/ensure_sandbox.py
+
 release: $(STAMP)
 	$(BIN)/python -m roofline_grader.release
 
-grade: $(STAMP)
+grade: $(STAMP) sandbox
 	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=path/to/submissions [OUT=dir] [JOBS=n]"; exit 2; }
 	$(BIN)/roofline-grade "$(SUBMISSIONS)" $(if $(OUT),--out "$(OUT)") $(if $(JOBS),--jobs $(JOBS))
 
-bench: $(STAMP)
+bench: $(STAMP) sandbox
 	$(BIN)/python -m tools.bench
 
 measure: $(STAMP)

@@ -34,4 +34,4 @@ c.CourseDirectory.feedback_directory = os.path.relpath(WORKSPACE / "feedback", C
 c.CourseDirectory.db_url = f"sqlite:///{WORKSPACE / 'gradebook.db'}"
 c.Exchange.root = str(COURSE.exchange)
 
-c.merge(grading_config(readonly_paths=[COURSE.root], hidden_paths=[WORKSPACE]))
+c.merge(grading_config(hidden_paths=[WORKSPACE]))

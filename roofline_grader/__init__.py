@@ -11,8 +11,9 @@ The hidden tests
 * :mod:`~roofline_grader.execute` — ``SealedExecute``, nbgrader's executor with the verdicts
   computed outside the student's kernel, per-cell timeouts, recovery from a dead or stuck kernel,
   capped output;
-* :mod:`~roofline_grader.sandbox` and :mod:`~roofline_grader.warm` — each kernel's private
-  directory, its Linux-namespace sandbox where available, and a kernel booted one notebook ahead;
+* :mod:`~roofline_grader.sandbox`, :mod:`~roofline_grader.cgroups` and
+  :mod:`~roofline_grader.warm` — each kernel's bubblewrap sandbox, its limits as a whole (cgroups
+  where the host delegates them), and a kernel booted one notebook ahead;
 * :mod:`~roofline_grader.repair` and :mod:`~roofline_grader.integrity` — duplicated, edited and
   deleted cells;
 * :mod:`~roofline_grader.config` — the nbgrader settings shared with nbgrader_config.py.

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import signal
 import sys
 import warnings
 from collections.abc import Sequence
@@ -21,7 +22,7 @@ from .config import DEFAULT_CELL_TIMEOUT_S, DEFAULT_NOTEBOOK_TIMEOUT_S
 from .course import Course
 from .intake import IntakeError
 from .release import ensure_scripts_on_path
-from .sandbox import SANDBOX_MODES, SandboxUnavailableError
+from .sandbox import SandboxUnavailableError
 
 
 def _positive(text: str) -> int:
@@ -63,15 +64,22 @@ def parser() -> argparse.ArgumentParser:
         help=f"seconds a whole notebook may run (default {DEFAULT_NOTEBOOK_TIMEOUT_S})",
     )
     p.add_argument(
-        "--sandbox",
-        choices=SANDBOX_MODES,
-        default="auto",
-        help="run kernels in Linux namespaces: auto (where available), on (required), off",
+        "--no-sandbox",
+        action="store_true",
+        help=(
+            "run students' kernels WITHOUT the bubblewrap sandbox (where it cannot run: macOS, "
+            "no user namespaces); their code can then read and change everything you can"
+        ),
     )
     p.add_argument("--force", action="store_true", help="regrade everything, ignoring earlier runs")
     p.add_argument("--course", type=Path, help="course root (default: found from here)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
+
+
+def _terminated(signum: int, frame: object) -> None:
+    """SIGTERM and SIGHUP end the run as Ctrl-C does: workers stopped, scratch removed."""
+    raise KeyboardInterrupt
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -92,10 +100,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         jobs=args.jobs,
         cell_timeout_s=args.timeout,
         notebook_timeout_s=args.notebook_timeout,
-        sandbox=args.sandbox,
+        sandbox="off" if args.no_sandbox else "on",
         force=args.force,
         progress=not args.quiet,
     )
+    if args.no_sandbox:
+        print(
+            "roofline-grade: WARNING: grading WITHOUT a sandbox (--no-sandbox): a submission's "
+            "code runs with all your rights, and can read, change or delete your files",
+            file=sys.stderr,
+        )
+    signal.signal(signal.SIGTERM, _terminated)
+    signal.signal(signal.SIGHUP, _terminated)
     try:
         report = grade_submissions(course, options)
     except (IntakeError, SandboxUnavailableError) as exc:

@@ -45,8 +45,7 @@ AUTOGRADE_PREPROCESSORS = (
 def grading_config(
     cell_timeout_s: int = DEFAULT_CELL_TIMEOUT_S,
     notebook_timeout_s: int = DEFAULT_NOTEBOOK_TIMEOUT_S,
-    sandbox: str = "auto",
-    readonly_paths: Iterable[Path | str] = (),
+    sandbox: str = "on",
     hidden_paths: Iterable[Path | str] = (),
 ) -> Config:
     """nbgrader configuration for autograding with the sealed executor.
@@ -54,9 +53,11 @@ def grading_config(
     Args:
         cell_timeout_s: per-cell timeout, seconds.
         notebook_timeout_s: budget for a whole notebook, seconds.
-        sandbox: 'auto' (Linux namespaces where available), 'on' (required) or 'off'.
-        readonly_paths: directories the student's kernel may read but not change.
-        hidden_paths: directories the student's kernel must not see at all.
+        sandbox: 'on' (every kernel in a bubblewrap sandbox; grading fails where there is none)
+            or 'off' (no sandbox: the student's code can do whatever the grader can).
+        hidden_paths: directories the student's kernel must not see, besides the course, the
+            grader and HOME (the sandbox binds only what a kernel needs; these are covered if a
+            bind would expose them)
     """
     c = Config()
     c.Autograde.sanitize_preprocessors = list(SANITIZE_PREPROCESSORS)
@@ -66,6 +67,5 @@ def grading_config(
     c.Execute.interrupt_on_timeout = True
     c.SealedExecute.notebook_timeout = int(notebook_timeout_s)
     c.SealedExecute.sandbox = sandbox
-    c.SealedExecute.readonly_paths = [str(p) for p in readonly_paths]
     c.SealedExecute.hidden_paths = [str(p) for p in hidden_paths]
     return c

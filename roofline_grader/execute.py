@@ -20,10 +20,13 @@ Around that, the executor keeps one bad cell from costing the rest of the notebo
 * a cell that runs past the timeout is interrupted (nbgrader's behaviour); a kernel that ignores the
   interrupt, or dies (``os._exit``, a crash), is replaced by a fresh one in which the earlier cells
   are replayed (outputs discarded), and execution goes on after the culprit;
-* output beyond ``max_output_bytes`` per cell is dropped as it arrives;
+* output beyond ``max_output_bytes`` per cell is dropped as it arrives, counting every output
+  channel (streams, every MIME type, display updates); the saved notebook is measured again at the
+  end, and widget state (comm messages) is neither kept nor saved;
 * the whole notebook has a time budget, after which the remaining cells are marked as not run;
-* kernels run sandboxed where possible (:mod:`roofline_grader.sandbox`) and, with ``prestart``,
-  boot one notebook ahead (:mod:`roofline_grader.warm`).
+* every kernel runs in a bubblewrap sandbox of its own with limits for the whole kernel
+  (:mod:`roofline_grader.sandbox`) and, with ``prestart``, boots one notebook ahead
+  (:mod:`roofline_grader.warm`).
 
 What happened is written next to the notebook, as ``<notebook>.roofline.json``: the sandbox used,
 every event (timeouts, deaths, errors, truncations) and each part's findings, which the reports and
@@ -54,6 +57,8 @@ from .hidden import RECORD_MIME
 from .sandbox import SANDBOX_MODES, KernelDir
 
 REPORT_SUFFIX = ".roofline.json"
+MAX_RECORD_BYTES = 4 * 2**20
+"""Room for a hidden check's answers record, apart from the cell's output cap."""
 """The execution report is written as ``<notebook id><REPORT_SUFFIX>`` next to the notebook."""
 MAX_TEXT = 300
 
@@ -82,8 +87,9 @@ def _short(text: str) -> str:
 class SealedExecute(Execute):
     """nbgrader's Execute preprocessor with out-of-kernel verdicts and recovery; see the module."""
 
-    sandbox = Enum(SANDBOX_MODES, "auto", help="Kernel sandbox: auto, on or off.").tag(config=True)
-    readonly_paths = List(Unicode(), help="Directories the kernel may only read.").tag(config=True)
+    sandbox = Enum(SANDBOX_MODES, "on", help="Kernel sandbox: on (bubblewrap) or off.").tag(
+        config=True
+    )
     hidden_paths = List(Unicode(), help="Directories hidden from the kernel.").tag(config=True)
     notebook_timeout = Integer(600, help="Seconds for the whole notebook.").tag(config=True)
     max_output_bytes = Integer(1_000_000, help="Output kept per cell, bytes.").tag(config=True)
@@ -126,9 +132,7 @@ class SealedExecute(Execute):
         self._answer_error: dict[str, str] = {}
         self._deadline = time.monotonic() + self.notebook_timeout
         self._kernel: KernelDir | None = None
-        self._home = warm.home_for(
-            self.sandbox, self.readonly_paths, self.hidden_paths, self.kernel_root
-        )
+        self._home = warm.home_for(self.sandbox, self.hidden_paths, self.kernel_root)
         if not self.kernel_name:
             self.kernel_name = nb.metadata.get("kernelspec", {}).get("name") or "python3"
         try:
@@ -136,7 +140,7 @@ class SealedExecute(Execute):
         finally:
             if self._kernel is not None:
                 self._kernel.remove()
-        self.set_widgets_metadata()
+        self._cap_saved_outputs()
         self._write_report()
         return self.nb, self.resources
 
@@ -149,7 +153,7 @@ class SealedExecute(Execute):
         else:
             self._kernel, self.km = await warm.launch(self._home, self.kernel_name)
         plans = {gid: [p.to_json() for p in plan.values()] for gid, plan in self._plans.items()}
-        self._kernel.plan_file.write_text(json.dumps(plans), encoding="utf-8")
+        self._kernel.write_plan(json.dumps(plans))
 
     async def _async_run(self) -> None:
         await self._take_kernel()
@@ -174,7 +178,7 @@ class SealedExecute(Execute):
             if is_hidden_check(cell):
                 self._judge(cell)
             return
-        self._output_bytes, self._truncated = 0, False
+        self._output_bytes, self._record_bytes, self._truncated = 0, 0, False
         try:
             await NotebookClient.async_execute_cell(
                 self, cell, index, execution_count=self.code_cells_executed + 1
@@ -267,13 +271,60 @@ class SealedExecute(Execute):
     def output(
         self, outs: list[NotebookNode], msg: dict[str, Any], display_id: str | None, cell_index: int
     ) -> NotebookNode | None:
-        content = msg.get("content", {})
-        if RECORD_MIME not in (content.get("data") or {}):
-            self._output_bytes += sum(len(str(v)) for v in content.values())
-            if self._output_bytes > self.max_output_bytes:
-                self._truncated = True
-                return None
+        if not self._within_cap(msg, cell_index):
+            return None
         return super().output(outs, msg, display_id, cell_index)
+
+    def process_message(
+        self, msg: dict[str, Any], cell: NotebookNode, cell_index: int
+    ) -> NotebookNode | None:
+        # display updates change outputs in place, without output(): count them here
+        if msg.get("msg_type") == "update_display_data" and not self._within_cap(msg, cell_index):
+            return None
+        return super().process_message(msg, cell, cell_index)
+
+    def _within_cap(self, msg: dict[str, Any], cell_index: int) -> bool:
+        """Count a message's content against the cell's cap (a hidden check's one answers record
+        against a budget of its own, so that printing cannot crowd out the answers)."""
+        content = msg.get("content", {})
+        size = len(json.dumps(content, default=str))
+        cell = self.nb.cells[cell_index]
+        if RECORD_MIME in (content.get("data") or {}) and is_hidden_check(cell):
+            self._record_bytes += size
+            if self._record_bytes <= MAX_RECORD_BYTES:
+                return True
+        else:
+            self._output_bytes += size
+            if self._output_bytes <= self.max_output_bytes:
+                return True
+        self._truncated = True
+        return False
+
+    def handle_comm_msg(self, outs: Any, msg: dict[str, Any], cell_index: int) -> None:
+        """Widget state is not kept: nothing needs it to grade, and it has no cap of its own."""
+
+    def _cap_saved_outputs(self) -> None:
+        """Measure what will be saved, cell by cell, and drop what is over the cap (display
+        updates can grow an earlier cell's outputs after it ran)."""
+        self.nb.metadata.pop("widgets", None)
+        for index, cell in enumerate(self.nb.cells):
+            if cell.cell_type != "code" or not cell.get("outputs"):
+                continue
+            kept, total = [], 0
+            for out in cell.outputs:
+                total += len(json.dumps(out, default=str))
+                if total > self.max_output_bytes:
+                    note = f"[output beyond {self.max_output_bytes:,} bytes was dropped]\n"
+                    kept.append(new_output("stream", name="stdout", text=note))
+                    self._event(
+                        index,
+                        cell,
+                        "output-truncated",
+                        f"more than {self.max_output_bytes:,} bytes",
+                    )
+                    break
+                kept.append(out)
+            cell.outputs = kept
 
     # -- verdicts ---------------------------------------------------------------------------------
 
@@ -345,7 +396,7 @@ class SealedExecute(Execute):
             return
         report = {
             "version": 1,
-            "sandbox": {"namespaces": self._home.sandboxed, "note": self._home.sandbox_note},
+            "sandbox": self._home.describe(),
             "stopped": self._stopped,
             "events": self._events,
             "verdicts": self._verdicts,

@@ -11,6 +11,7 @@ result, and the others are graded normally. Tasks that had not started go back i
 from __future__ import annotations
 
 import multiprocessing
+import os
 import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -29,14 +30,26 @@ def _context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-def _init_worker() -> None:
+def _init_worker(parent: int) -> None:
     import warnings
     from multiprocessing.util import Finalize
 
     from . import warm
 
+    _die_with_parent(parent)
     warnings.filterwarnings("ignore")
     Finalize(None, warm.cleanup, exitpriority=10)
+
+
+def _die_with_parent(parent: int) -> None:
+    """A worker must not outlive roofline-grade (killed with SIGKILL, it cannot stop them)."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+        import signal
+
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 def run(
@@ -72,7 +85,10 @@ def _run_batch(
     Returns the tasks not started yet and the tasks in flight when it broke (both empty if not).
     """
     executor = ProcessPoolExecutor(
-        max_workers=max(1, min(jobs, len(tasks))), mp_context=_context(), initializer=_init_worker
+        max_workers=max(1, min(jobs, len(tasks))),
+        mp_context=_context(),
+        initializer=_init_worker,
+        initargs=(os.getpid(),),
     )
     pending: dict[Future[dict[str, Any]], Task] = {
         executor.submit(worker.grade, task, settings): task for task in tasks

@@ -34,7 +34,7 @@ from .journal import Journal, grader_key
 from .pool import run
 from .progress import Progress
 from .report import Report, grade_table, write_csv
-from .sandbox import KernelHome, fast_temp_root
+from .sandbox import KernelHome, scratch_root, sweep_stale_scratch
 from .worker import Settings, Task
 
 
@@ -47,7 +47,7 @@ class Options:
     jobs: int = os.cpu_count() or 1
     cell_timeout_s: int = DEFAULT_CELL_TIMEOUT_S
     notebook_timeout_s: int = DEFAULT_NOTEBOOK_TIMEOUT_S
-    sandbox: str = "auto"
+    sandbox: str = "on"
     force: bool = False
     progress: bool = True
 
@@ -125,11 +125,13 @@ def grade_submissions(course: Course, options: Options) -> Report:
             done[task.key] = record
     pending.sort(key=lambda t: (t.assignment != "problem3", t.assignment, t.student))
 
-    scratch = Path(tempfile.mkdtemp(prefix="roofline-grade-", dir=fast_temp_root()))
-    kernels = Path(tempfile.mkdtemp(prefix="roofline-kernels-run-", dir=fast_temp_root()))
+    sweep_stale_scratch()  # what a run killed with SIGKILL left behind
     home = KernelHome(options.sandbox)  # decides (and explains) the sandbox once, up front
-    sandbox_note = "Linux namespaces" if home.sandboxed else f"none ({home.sandbox_note})"
+    sandbox_note = _describe_sandbox(home)
     home.remove()
+    pid = os.getpid()
+    scratch = Path(tempfile.mkdtemp(prefix=f"roofline-grade-{pid}-", dir=scratch_root()))
+    kernels = Path(tempfile.mkdtemp(prefix=f"roofline-kernels-{pid}-run-", dir=scratch_root()))
     settings = Settings(
         template_db=str(template_db),
         scratch=str(scratch),
@@ -137,8 +139,7 @@ def grade_submissions(course: Course, options: Options) -> Report:
         cell_timeout_s=options.cell_timeout_s,
         notebook_timeout_s=options.notebook_timeout_s,
         sandbox=options.sandbox,
-        readonly_paths=(str(course.root),),
-        hidden_paths=(str(ws.root), str(intake.root)),
+        hidden_paths=(str(ws.root), str(intake.root), str(options.submissions.resolve())),
         kernel_root=str(kernels),
     )
     before = grader_key([], _course_files(course))
@@ -171,6 +172,7 @@ def grade_submissions(course: Course, options: Options) -> Report:
         gb.close()
         shutil.rmtree(scratch, ignore_errors=True)
         shutil.rmtree(kernels, ignore_errors=True)
+        sweep_stale_scratch()  # the cgroups of workers that were killed
     report = Report(
         workspace=ws.root,
         students=intake.students,
@@ -185,6 +187,14 @@ def grade_submissions(course: Course, options: Options) -> Report:
     ws.report_txt.write_text(report.text(), encoding="utf-8")
     report.write_json(ws.root / "report.json")
     return report
+
+
+def _describe_sandbox(home: KernelHome) -> str:
+    """The sandbox and the limits in force, in words, for the report."""
+    if not home.sandboxed:
+        return f"NONE: {home.sandbox_note}; limits: {home.limits_note()}"
+    info = home.describe()
+    return f"bubblewrap ({info['tool']}), kernels run as {info['user']}; limits: {info['limits']}"
 
 
 def _store_files(ws: Workspace, result: Mapping[str, Any]) -> None:

@@ -70,7 +70,6 @@ class Settings:
     cell_timeout_s: int
     notebook_timeout_s: int
     sandbox: str
-    readonly_paths: tuple[str, ...]
     hidden_paths: tuple[str, ...]
     kernel_root: str = ""
     seed: str = ""
@@ -225,7 +224,6 @@ def _nbgrader_config(task: Task, settings: Settings, course: Path) -> Config:
         cell_timeout_s=settings.cell_timeout_s,
         notebook_timeout_s=settings.notebook_timeout_s,
         sandbox=settings.sandbox,
-        readonly_paths=settings.readonly_paths,
         hidden_paths=(*settings.hidden_paths, settings.scratch),
     )
     c.SealedExecute.seed = settings.seed

@@ -304,7 +304,6 @@ ATTACKS = {
 
             import roofline_lib
             import roofline_lib.costs
-            import roofline_grader.checks.problem1 as reference
 
 
             class Fake:
@@ -315,7 +314,7 @@ ATTACKS = {
                 return Fake()
 
 
-            roofline_lib.matmul = roofline_lib.costs.matmul = reference.matmul = fake
+            roofline_lib.matmul = roofline_lib.costs.matmul = fake
             """
         )
     },

@@ -33,8 +33,7 @@ def test_a_notebook_that_kills_its_worker_is_graded_zero_and_no_one_else_suffers
         workspace,
         "--jobs",
         "2",
-        "--sandbox",
-        "off",
+        "--no-sandbox",
         "--timeout",
         CELL_TIMEOUT_S,
         "--quiet",
@@ -58,5 +57,5 @@ def test_a_notebook_that_kills_its_worker_is_graded_zero_and_no_one_else_suffers
     }
     assert (
         "grader crash" in done.stdout
-        and "Kernel sandbox: none (the sandbox is switched off)" in done.stdout
+        and "Kernel sandbox: NONE: the sandbox is switched off" in done.stdout
     )

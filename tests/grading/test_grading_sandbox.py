@@ -1,93 +1,465 @@
-"""The kernel sandbox: what a student's code can and cannot reach (Linux namespaces only)."""
+"""A hostile class: submissions that attack the sandbox, graded in one run beside honest students.
+
+Each attacker hands in Problem 1 solved, with one extra cell at the top that attacks and prints what
+it found as JSON; the autograded notebook keeps that output, so the tests read what the attack saw.
+Honest bystanders are graded in the same run, on two workers, so that an attack on other kernels
+would have victims to reach. Whatever an attack does, the bystanders keep full marks, nothing on
+the host changes, and the attacker's own answers are still graded.
+"""
 
 from __future__ import annotations
 
-import asyncio
 import json
-import socket
+import os
+import signal
 import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+import nbformat
 import pytest
 
-from roofline_grader import warm
-from roofline_grader.sandbox import KernelHome, namespaces_available
+from roofline_grader import sandbox
+from roofline_grader.course import command_env
+from roofline_grader.sandbox import KernelHome, SandboxUnavailableError
 
-AVAILABLE, WHY = namespaces_available()
-pytestmark = [
-    pytest.mark.skipif(not AVAILABLE, reason=f"no namespace sandbox here: {WHY}"),
-    pytest.mark.slow,
-    pytest.mark.xdist_group("grading"),
-]
+from .conftest import CELL_TIMEOUT_S, roofline_grade
+from .grading_cases import ROOT, Case, code, problem1_full, solved
 
-PROBE = """
-import json, os, socket, signal
-found = {"pid": os.getpid(), "ppid": os.getppid()}
-try:
-    open(os.path.join(COURSE, "planted.txt"), "w").write("x")
-    found["write_course"] = "written"
-except OSError as exc:
-    found["write_course"] = type(exc).__name__
-found["workspace"] = os.listdir(WORKSPACE)
-found["own_dir_writable"] = os.access(os.getcwd(), os.W_OK)
-try:
-    socket.create_connection(("127.0.0.1", PORT), timeout=2)
-    found["network"] = "connected"
-except OSError as exc:
-    found["network"] = type(exc).__name__
-import roofline_lib
-found["library"] = roofline_lib.__file__
-print(json.dumps(found))
-"""
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("grading")]
+
+MARK = f"roofline-planted-{uuid.uuid4().hex[:8]}"
+"""A file a planted program would create on the host if it ever ran outside the sandbox."""
+PLANTED = ("bwrap", "unshare", "prlimit", "python3", "sh")
 
 
-async def _run(home: KernelHome, code: str) -> str:
-    kernel, km = await warm.launch(home, "python3")
-    client = km.client()
-    client.start_channels()
-    out: list[str] = []
-    try:
-        await client.wait_for_ready(timeout=60)
-        await client.execute_interactive(
-            code,
-            timeout=30,
-            output_hook=lambda msg: out.append(msg["content"].get("text", "")),
+def attacks(workspace: Path, submissions: Path) -> dict[str, str]:
+    """Student id -> the attacking cell (each prints one JSON line of what it found)."""
+    secrets = [
+        "/etc/shadow",
+        "/root/.ssh",
+        str(Path.home() / ".ssh"),
+        str(ROOT / "solutions" / "problem1" / "problem1.ipynb"),
+        str(ROOT / "roofline_grader" / "checks" / "problem1.py"),
+        str(workspace / "gradebook.db"),
+        str(workspace / ".roofline"),
+        str(submissions / "honest-1" / "problem1" / "problem1.ipynb"),
+    ]
+    return {
+        "attacks-siblings": code(
+            """
+            import glob, json, os, time
+            from jupyter_client import BlockingKernelClient
+            own = os.path.join(os.path.dirname(os.environ.get("ROOFLINE_CHECK_PLAN", "/x")), "kernel.json")
+            patterns = ["/dev/shm/*/kernels/*/kernel.json", "/dev/shm/*/*/kernels/*/kernel.json",
+                        "/tmp/*/kernels/*/kernel.json", "/tmp/*/*/kernels/*/kernel.json",
+                        "/proc/[0-9]*/root/sandbox/ipc/*", "/proc/[0-9]*/cwd/kernel.json",
+                        "/dev/shm/*/kernels/*/plan.json", "/run/user/*/jupyter/*.json"]
+            seen, sent = set(), 0
+            deadline = time.time() + 6
+            while time.time() < deadline:
+                for path in {p for pattern in patterns for p in glob.glob(pattern)} - seen - {own}:
+                    mine = "/sandbox/ipc/" + os.path.basename(path)
+                    if os.path.exists(mine) and os.path.samefile(path, mine):
+                        continue  # its own sockets, seen through its own /proc
+                    seen.add(path)
+                    if path.endswith("kernel.json"):
+                        try:
+                            kc = BlockingKernelClient(connection_file=path)
+                            kc.load_connection_file()
+                            kc.start_channels()
+                            kc.execute("import os; os._exit(1)")
+                            sent += 1
+                        except Exception:
+                            pass
+                time.sleep(0.2)
+            pids = [p for p in os.listdir("/proc") if p.isdigit()]
+            print(json.dumps({"foreign": sorted(seen), "sent": sent, "pids": len(pids)}))
+            """
+        ),
+        "plants-programs": code(
+            f"""
+            import json, os
+            script = "#!/bin/sh\\ntouch /tmp/{MARK} /dev/shm/{MARK} 2>/dev/null\\nexec /usr/bin/true\\n"
+            found = {{}}
+            for folder in [os.path.expanduser("~/.local/bin"), "/root/.local/bin", "/usr/local/bin",
+                           "/usr/bin", "/tmp", "{Path.home()}/.local/bin"]:
+                for name in {list(PLANTED)!r}:
+                    path = os.path.join(folder, name)
+                    try:
+                        os.makedirs(folder, exist_ok=True)
+                        with open(path, "w") as fh:
+                            fh.write(script)
+                        os.chmod(path, 0o755)
+                        found[path] = "written"
+                    except OSError as exc:
+                        found[path] = type(exc).__name__
+            print(json.dumps(found))
+            """
+        ),
+        "reads-secrets": code(
+            f"""
+            import json, os
+            found = {{"root": sorted(os.listdir("/"))}}
+            for path in {secrets!r}:
+                try:
+                    if os.path.isdir(path):
+                        found[path] = "listed" if os.listdir(path) is not None else ""
+                    else:
+                        found[path] = open(path, "rb").read(64).hex()
+                except OSError as exc:
+                    found[path] = type(exc).__name__
+            try:
+                import roofline_grader.checks
+                found["checks"] = "imported"
+            except ImportError as exc:
+                found["checks"] = "ImportError"
+            found["etc"] = sorted(os.listdir("/etc"))
+            try:
+                found["course"] = sorted(os.listdir({str(ROOT)!r}))
+            except OSError as exc:
+                found["course"] = type(exc).__name__
+            print(json.dumps(found))
+            """
+        ),
+        "forks-a-bomb": code(
+            """
+            import json, os, time
+            children = 0
+            try:
+                for _ in range(5000):
+                    pid = os.fork()
+                    if pid == 0:
+                        time.sleep(120)
+                        os._exit(0)
+                    children += 1
+            except OSError as exc:
+                error = type(exc).__name__
+            else:
+                error = ""
+            print(json.dumps({"children": children, "error": error}))
+            """
+        ),
+        "hogs-memory": code(
+            """
+            import json, os, time
+            held = []
+            for i in range(3):
+                pid = os.fork()
+                if pid == 0:
+                    block = bytearray(1700 * 2**20)
+                    for j in range(0, len(block), 4096):
+                        block[j] = 1
+                    open(f"/tmp/held-{i}", "w").write("1")
+                    time.sleep(6)
+                    os._exit(0)
+                held.append(pid)
+            time.sleep(5)
+            alive = 0
+            for i, pid in enumerate(held):
+                try:
+                    done, status = os.waitpid(pid, os.WNOHANG)
+                except ChildProcessError:
+                    done = pid
+                alive += done == 0 and os.path.exists(f"/tmp/held-{i}")
+            print(json.dumps({"holding_together": alive}))
+            """
+        ),
+        "fills-the-disk": code(
+            """
+            import json, os
+            written = {}
+            for folder in ["/tmp", "/dev/shm", os.getcwd(), "/sandbox/ipc", "/"]:
+                total = 0
+                try:
+                    for i in range(10_000):
+                        with open(os.path.join(folder, f"fill-{i}"), "wb") as fh:
+                            for _ in range(64):
+                                fh.write(b"x" * 2**20)
+                                total += 2**20
+                except OSError:
+                    pass
+                written[folder] = total
+                for i in range(10_000):
+                    try:
+                        os.remove(os.path.join(folder, f"fill-{i}"))
+                    except OSError:
+                        break
+            print(json.dumps(written))
+            """
+        ),
+        "kills-everything": code(
+            """
+            import os, signal
+            try:
+                os.kill(-1, signal.SIGKILL)  # every process it may signal but itself
+            except ProcessLookupError:
+                pass  # there is none
+            os.kill(0, signal.SIGKILL)  # its process group, itself included
+            """
+        ),
+        "floods-output": code(
+            """
+            from IPython.display import display
+            import ipywidgets
+            for _ in range(20):
+                display({"text/x-roofline-answers": "x" * 500_000}, raw=True)
+            handle = display({"text/plain": "a"}, display_id=True)
+            for _ in range(300):
+                display({"text/plain": "b"}, raw=True, display_id=handle.display_id)
+            handle.update({"text/plain": "y" * 2_000_000}, raw=True)
+            areas = [ipywidgets.Textarea(value="z" * 200_000) for _ in range(200)]
+            """
+        ),
+    }
+
+
+@dataclass
+class HostileRun:
+    workspace: Path
+    submissions: Path
+    stdout: str
+    grades: dict[str, dict[str, Any]]
+
+    def found(self, student: str) -> Any:
+        """What the attacking cell printed (its last JSON line)."""
+        nb = nbformat.read(
+            str(self.workspace / "autograded" / student / "problem1" / "problem1.ipynb"), 4
         )
-    finally:
-        client.stop_channels()
-        await km.shutdown_kernel(now=True)
-        kernel.remove()
-    return "".join(out)
+        text = "".join(
+            o.get("text", "") for o in nb.cells[0].get("outputs", []) if o.output_type == "stream"
+        )
+        lines = [x for x in text.splitlines() if x.startswith("{")]
+        assert lines, f"{student}'s attack printed nothing: {nb.cells[0].get('outputs')}"
+        return json.loads(lines[-1])
 
 
-def test_a_kernel_cannot_touch_the_course_the_workspace_or_the_grader(tmp_path: Path) -> None:
-    course, workspace = tmp_path / "course", tmp_path / "workspace"
-    course.mkdir()
-    workspace.mkdir()
-    (workspace / "gradebook.db").write_text("secret")
-    home = KernelHome("on", readonly_paths=[course], hidden_paths=[workspace])
-    listener = socket.create_server(("127.0.0.1", 0))
-    port = listener.getsockname()[1]
+def _attacker(release: Path, student: str, attack: str) -> Case:
+    nb = solved(release, "problem1")
+    nb.cells.insert(0, nbformat.v4.new_code_cell(attack))
+    return Case(student, {"problem1": nb}, problem1_full())
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory: pytest.TempPathFactory, release: Path) -> HostileRun:
+    root = tmp_path_factory.mktemp("hostile")
+    submissions, workspace = root / "submissions", root / "workspace"
+    cases = [Case(f"honest-{i}", {"problem1": solved(release, "problem1")}) for i in (1, 2, 3)]
+    cases += [
+        _attacker(release, student, attack)
+        for student, attack in attacks(workspace, submissions).items()
+    ]
+    for case in cases:
+        case.write(submissions)
+    run = roofline_grade(
+        submissions, "--out", workspace, "--jobs", "2", "--timeout", CELL_TIMEOUT_S, "--quiet"
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    results = {}
+    for path in (workspace / ".roofline" / "results").glob("*.json"):
+        record = json.loads(path.read_text())
+        if record["assignment"] == "problem1":
+            results[record["student"]] = record
+    return HostileRun(workspace, submissions, run.stdout, results)
+
+
+def _scores(run: HostileRun, student: str) -> dict[str, float]:
+    return {k: v["auto_score"] for k, v in run.grades[student]["grades"].items()}
+
+
+def test_every_student_keeps_full_marks_whatever_a_classmate_attacks(hostile: HostileRun) -> None:
+    for student in hostile.grades:
+        assert _scores(hostile, student) == problem1_full(), student
+
+
+def test_a_kernel_finds_no_other_kernel_to_connect_to(hostile: HostileRun) -> None:
+    found = hostile.found("attacks-siblings")
+    assert found["foreign"] == [] and found["sent"] == 0, found
+    assert found["pids"] <= 3, "the kernel sees only its own processes"
+
+
+def test_programs_planted_on_path_or_home_never_run_outside(hostile: HostileRun) -> None:
+    found = hostile.found("plants-programs")
+    assert any(v == "written" for v in found.values()), "the kernel has a writable scratch"
+    for folder in ("/usr/local/bin", "/usr/bin"):
+        assert found[f"{folder}/bwrap"] != "written"
+    for name in PLANTED:
+        assert not (Path.home() / ".local" / "bin" / name).exists()
+        assert not (Path("/root/.local/bin") / name).exists() or os.geteuid() != 0
+    assert not (Path("/tmp") / MARK).exists() and not (Path("/dev/shm") / MARK).exists()
+
+
+def test_secrets_of_the_host_the_course_and_classmates_are_unreadable(
+    hostile: HostileRun,
+) -> None:
+    found = hostile.found("reads-secrets")
+    for path in attacks(hostile.workspace, hostile.submissions)["reads-secrets"].split("'")[1::2]:
+        if path.startswith("/") and path in found:
+            assert found[path] in ("FileNotFoundError", "PermissionError"), (path, found[path])
+    assert found["checks"] == "ImportError"
+    assert found["course"] in ("FileNotFoundError", [], [".venv"]), found["course"]
+    assert "shadow" not in found["etc"] and "ssh" not in found["etc"]
+
+
+def test_a_fork_bomb_stops_at_the_process_limit(hostile: HostileRun) -> None:
+    found = hostile.found("forks-a-bomb")
+    assert found["error"] in ("BlockingIOError", "OSError") and found["children"] < 128, found
+
+
+def test_processes_cannot_share_more_than_the_kernels_memory(hostile: HostileRun) -> None:
+    found = hostile.found("hogs-memory")
+    limit = sandbox.LIMITS.memory_bytes
+    assert found["holding_together"] * 1700 * 2**20 < limit, found
+
+
+def test_scratch_space_is_bounded_and_the_rest_is_read_only(hostile: HostileRun) -> None:
+    found = hostile.found("fills-the-disk")
+    limits = sandbox.LIMITS
+    assert found["/tmp"] <= limits.scratch_bytes and found["/dev/shm"] <= limits.shm_bytes
+    assert found["/sandbox/ipc"] <= 2**20 and found["/"] == 0, found
+
+
+def test_killing_every_process_reaches_only_the_attackers_own_kernel(hostile: HostileRun) -> None:
+    record = hostile.grades["kills-everything"]
+    assert any(p["kind"] == "kernel-died" for p in record["problems"]), record["problems"]
+    assert _scores(hostile, "kills-everything") == problem1_full()
+
+
+def test_every_output_channel_counts_against_the_cap(hostile: HostileRun) -> None:
+    saved = hostile.workspace / "autograded" / "floods-output" / "problem1" / "problem1.ipynb"
+    assert saved.stat().st_size < 3 * 2**20, saved.stat().st_size
+    assert "widgets" not in json.loads(saved.read_text())["metadata"]
+    assert any(p["kind"] == "output-truncated" for p in hostile.grades["floods-output"]["problems"])
+
+
+def test_the_report_says_which_sandbox_and_limits_were_in_force(hostile: HostileRun) -> None:
+    line = next(x for x in hostile.stdout.splitlines() if x.startswith("Kernel sandbox:"))
+    assert "bubblewrap" in line and "/tmp" in line and "per process" in line
+    if os.geteuid() == 0:
+        assert f"kernels run as {sandbox.SANDBOX_USER}" in line
+
+
+def test_no_kernel_runs_as_host_root(hostile: HostileRun) -> None:
+    found = hostile.found("reads-secrets")
+    assert found["/etc/shadow"] != "listed"
+    support = sandbox.support()
+    assert support.run_as is None or support.run_as[0] != 0
+    if os.geteuid() == 0:
+        assert support.run_as is not None
+
+
+# -- without a sandbox ---------------------------------------------------------------------------
+
+
+def test_grading_refuses_to_run_unsandboxed_unless_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sandbox, "trusted_tool", lambda name, dirs=(): None)
+    sandbox.support.cache_clear()
     try:
-        code = f"COURSE, WORKSPACE, PORT = {str(course)!r}, {str(workspace)!r}, {port}\n" + PROBE
-        found = json.loads(asyncio.run(_run(home, code)).strip().splitlines()[-1])
-    finally:
-        listener.close()
+        with pytest.raises(SandboxUnavailableError, match="--no-sandbox"):
+            KernelHome("on")
+        home = KernelHome("off")
+        assert "switched off" in home.sandbox_note and "bubblewrap" in home.sandbox_note
         home.remove()
-    assert found["write_course"] == "OSError" and not (course / "planted.txt").exists()
-    assert found["workspace"] == [], "the workspace is hidden"
-    assert found["own_dir_writable"]
-    assert found["network"] != "connected", "the kernel has no network, not even loopback"
-    assert found["ppid"] == 0, "the kernel sees no process outside its namespace"
-    assert found["library"].startswith(str(home.base)), "it imports its own copy of roofline_lib"
+    finally:
+        sandbox.support.cache_clear()
 
 
-def test_killing_every_process_reaches_nothing_outside_the_kernel() -> None:
-    bystander = subprocess.Popen(["sleep", "60"])
-    home = KernelHome("on")
+# -- a killed or terminated run ------------------------------------------------------------------
+
+
+def _descendants(pid: int) -> set[int]:
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry.name))
+    found, todo = set(), [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def _alive(pid: int) -> bool:
     try:
-        asyncio.run(_run(home, "import os, signal\nos.kill(-1, signal.SIGKILL)\nprint('alive')"))
-        assert bystander.poll() is None, "a process outside the sandbox survived kill(-1)"
-    finally:
-        bystander.kill()
-        home.remove()
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _scratch_of(pid: int) -> list[Path]:
+    roots = {sandbox.scratch_root(), Path("/tmp")}
+    return [p for r in roots for p in r.glob(f"roofline-*-{pid}-*")]
+
+
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM])
+def test_a_killed_run_leaves_no_process_and_no_scratch(
+    tmp_path: Path, release: Path, how: signal.Signals
+) -> None:
+    submissions = tmp_path / "submissions"
+    slow = solved(release, "problem1")
+    slow.cells.insert(0, nbformat.v4.new_code_cell("import time\ntime.sleep(60)"))
+    for i in range(4):
+        Case(f"slow-{i}", {"problem1": slow}).write(submissions)
+    run = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "roofline_grader.cli",
+            str(submissions),
+            "--out",
+            str(tmp_path / "ws"),
+            "--jobs",
+            "2",
+            "--quiet",
+            "--timeout",
+            "90",
+        ],
+        cwd=ROOT,
+        env=command_env(ROOT),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 120
+    family: set[int] = set()
+    while time.monotonic() < deadline:
+        family = _descendants(run.pid)
+        kernels = [p for p in family if "ipykernel" in _cmdline(p)]
+        if len(kernels) >= 2:
+            break
+        time.sleep(0.2)
+    assert len([p for p in family if "ipykernel" in _cmdline(p)]) >= 2, "kernels never started"
+    time.sleep(0.5)
+    family = _descendants(run.pid)
+    run.send_signal(how)
+    run.wait(timeout=60)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and any(map(_alive, family)):
+        time.sleep(0.2)
+    assert not [(p, _cmdline(p)) for p in family if _alive(p)], "processes outlived the run"
+    if how == signal.SIGTERM:
+        assert _scratch_of(run.pid) == [], "a terminated run removes its scratch"
+    else:  # a run killed outright cannot clean up: the next run sweeps what it left
+        assert _scratch_of(run.pid)
+        other = tmp_path / "other"
+        Case("one-more", {"problem1": solved(release, "problem1")}).write(other)
+        again = roofline_grade(other, "--out", tmp_path / "ws2", "--jobs", "1", "--quiet")
+        assert again.returncode == 0, again.stderr[-2000:]
+        assert _scratch_of(run.pid) == [], "the next run removes a killed run's scratch"
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""

@@ -1,0 +1,74 @@
+"""Make sure the grading sandbox can run here: bubblewrap installed, and (as root) its user.
+
+roofline-grade runs every student's kernel under bubblewrap (Debian's ``bubblewrap`` package), and,
+when grading as root, as the unprivileged system user ``roofline-sandbox``. As root this installs
+the package with apt-get and creates the user with useradd; otherwise it says what to run. In CI
+(CI=true) anything missing is an error, never a skip.
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+import shutil
+import subprocess
+import sys
+
+from roofline_grader.sandbox import SANDBOX_USER, trusted_tool
+
+PACKAGES = ["bubblewrap", "util-linux"]
+
+
+def _missing() -> list[str]:
+    missing = []
+    if trusted_tool("bwrap") is None or trusted_tool("prlimit") is None:
+        missing.append("package")
+    if os.geteuid() == 0:
+        try:
+            pwd.getpwnam(SANDBOX_USER)
+        except KeyError:
+            missing.append("user")
+    return missing
+
+
+def main() -> int:
+    if not sys.platform.startswith("linux"):
+        print(f"no grading sandbox on {sys.platform}: roofline-grade needs --no-sandbox there")
+        return 0
+    missing = _missing()
+    if not missing:
+        return 0
+    if os.geteuid() != 0 or not shutil.which("apt-get"):
+        print(
+            f"the grading sandbox needs: sudo apt-get install -y {' '.join(PACKAGES)}",
+            file=sys.stderr,
+        )
+        return 1 if os.environ.get("CI") == "true" else 0
+    if "package" in missing:
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        print("installing bubblewrap for the grading sandbox (apt-get)...", flush=True)
+        install = ["apt-get", "install", "-y", "-q", "--no-install-recommends", *PACKAGES]
+        if subprocess.run(install, env=env, stdout=subprocess.DEVNULL).returncode != 0:
+            subprocess.run(["apt-get", "update", "-q"], env=env, stdout=subprocess.DEVNULL)
+            subprocess.run(install, env=env, stdout=subprocess.DEVNULL, check=True)
+    if "user" in missing:
+        print(f"creating the system user {SANDBOX_USER} that students' kernels run as", flush=True)
+        subprocess.run(
+            [
+                "useradd",
+                "--system",
+                "--user-group",
+                "--no-create-home",
+                "--home-dir",
+                "/nonexistent",
+                "--shell",
+                "/usr/sbin/nologin",
+                SANDBOX_USER,
+            ],
+            check=True,
+        )
+    return 1 if _missing() else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
