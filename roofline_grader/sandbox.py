@@ -637,7 +637,6 @@ def scratch_root() -> Path:
     return Path(tempfile.gettempdir())
 
 
-
 def sweep_stale_scratch() -> list[str]:
     """Remove scratch folders and cgroups of grading processes that no longer run (a run killed
     with SIGKILL cannot clean up after itself); returns the folders removed."""
