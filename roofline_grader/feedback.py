@@ -7,6 +7,7 @@ traceback can reach it. Everything that came from a student's notebook (error me
 
 from __future__ import annotations
 
+import hashlib
 import html
 import re
 from collections.abc import Mapping, Sequence
@@ -138,6 +139,20 @@ def _row(
     )
 
 
+MAX_NAME_BYTES = 255
+"""The longest file name most filesystems allow, in bytes."""
+
+
+def feedback_file_name(student: str) -> str:
+    """``<student>.html``; an id too long for a file name is cut and given a hash to stay unique."""
+    name = f"{student}.html"
+    if len(name.encode()) <= MAX_NAME_BYTES:
+        return name
+    digest = hashlib.sha256(student.encode()).hexdigest()[:12]
+    cut = student.encode()[:200].decode("utf-8", errors="ignore")
+    return f"{cut}-{digest}.html"
+
+
 def write_feedback(
     folder: Path,
     gb: Gradebook,
@@ -152,7 +167,7 @@ def write_feedback(
         by_student.setdefault(result["student"], {})[result["assignment"]] = result
     for student in students:
         scores = {a: submission_scores(gb, a, student) for a in index}
-        (folder / f"{student}.html").write_text(
+        (folder / feedback_file_name(student)).write_text(
             page(student, index, scores, by_student.get(student, {})), encoding="utf-8"
         )
     return len(students)

@@ -28,7 +28,8 @@ from .worker import Task
 
 MAX_ZIP_BYTES = 4 * 2**30
 MAX_ZIP_MEMBERS = 200_000
-IGNORED = ("__MACOSX", ".ipynb_checkpoints")
+IGNORED = ("__MACOSX", ".ipynb_checkpoints", ".DS_Store", ".git", ".roofline")
+"""Names that are never students or notebooks (any other name, a leading dot included, is)."""
 
 
 class IntakeError(ValueError):
@@ -80,30 +81,42 @@ def extract_zip(archive: Path, into: Path) -> Path:
                 raise IntakeError(f"{archive} unpacks to more than {MAX_ZIP_BYTES // 2**30} GiB")
             target.mkdir(parents=True, exist_ok=True)
             for member in members:
-                name = member.filename.replace("\\", "/")
-                parts = [p for p in name.split("/") if p not in ("", ".")]
-                if name.startswith("/") or ".." in parts or re.match(r"^[A-Za-z]:", name):
-                    raise IntakeError(f"{archive} has an unsafe entry {member.filename!r}")
-                if stat.S_ISLNK(member.external_attr >> 16):
-                    continue
-                destination = target.joinpath(*parts) if parts else target
-                if member.is_dir():
-                    destination.mkdir(parents=True, exist_ok=True)
-                    continue
-                destination.parent.mkdir(parents=True, exist_ok=True)
-                with zf.open(member) as src, destination.open("wb") as dst:
-                    for block in iter(lambda src=src: src.read(1 << 20), b""):
-                        dst.write(block)
+                _extract_member(archive, zf, member, target)
     except zipfile.BadZipFile as exc:
         raise IntakeError(f"{archive} is not a readable zip file ({exc})") from None
     done.write_text("ok\n")
     return target
 
 
+def _extract_member(
+    archive: Path, zf: zipfile.ZipFile, member: zipfile.ZipInfo, target: Path
+) -> None:
+    """One member of the zip, checked; entries that clash (a file and a folder of one name) are an
+    error that names them."""
+    name = member.filename.replace("\\", "/")
+    parts = [p for p in name.split("/") if p not in ("", ".")]
+    if name.startswith("/") or ".." in parts or re.match(r"^[A-Za-z]:", name):
+        raise IntakeError(f"{archive} has an unsafe entry {member.filename!r}")
+    if stat.S_ISLNK(member.external_attr >> 16):
+        return
+    destination = target.joinpath(*parts) if parts else target
+    try:
+        if member.is_dir():
+            destination.mkdir(parents=True, exist_ok=True)
+            return
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        with zf.open(member) as src, destination.open("wb") as dst:
+            for block in iter(lambda: src.read(1 << 20), b""):
+                dst.write(block)
+    except (FileExistsError, NotADirectoryError, IsADirectoryError) as exc:
+        raise IntakeError(
+            f"{archive} has entries that clash: {member.filename!r} is both a file and a folder "
+            f"({exc.strerror}); fix the zip and grade again"
+        ) from None
+
+
 def _entries(folder: Path) -> list[Path]:
-    return sorted(
-        p for p in folder.iterdir() if not p.name.startswith(".") and p.name not in IGNORED
-    )
+    return sorted(p for p in folder.iterdir() if p.name not in IGNORED)
 
 
 def _looks_like_student(folder: Path, assignments: Sequence[str]) -> bool:
@@ -137,14 +150,23 @@ def discover(path: Path, assignments: Sequence[str], extract_into: Path) -> Inta
     root = find_root(path, assignments)
     students = tuple(p.name for p in _entries(root) if p.is_dir())
     tasks = tuple(
-        _locate(root / student, student, assignment)
-        for student in students
-        for assignment in assignments
+        _locate(root, student, assignment) for student in students for assignment in assignments
     )
     return Intake(root, students, tasks)
 
 
-def _locate(folder: Path, student: str, assignment: str) -> Task:
+def _link_on_the_way(root: Path, path: Path) -> Path | None:
+    """The first symbolic link between ``root`` and ``path`` (``path`` included), if any."""
+    for p in (path, *path.parents):
+        if p == root:
+            return None
+        if p.is_symlink():
+            return p
+    return None
+
+
+def _locate(root: Path, student: str, assignment: str) -> Task:
+    folder = root / student
     problems: list[tuple[str, str]] = []
     entries = _entries(folder)
     dirs = [p for p in entries if p.is_dir() and normalize(p.name) == normalize(assignment)]
@@ -157,7 +179,8 @@ def _locate(folder: Path, student: str, assignment: str) -> Task:
                 ("misnamed-folder", f"the folder {home.name!r} was taken as {assignment}/")
             )
         stamp = home / "timestamp.txt"
-        timestamp = (stamp.read_text(errors="replace").strip() or None) if stamp.is_file() else None
+        if stamp.is_file() and _link_on_the_way(root, stamp) is None:
+            timestamp = stamp.read_text(errors="replace").strip()[:100] or None
         notebooks = [p for p in _entries(home) if p.suffix == ".ipynb" and p.is_file()]
         exact = home / f"{assignment}.ipynb"
         if exact.is_file():
@@ -180,6 +203,16 @@ def _locate(folder: Path, student: str, assignment: str) -> Task:
             problems.append(
                 ("misplaced-notebook", f"{notebook.name!r} was not in a folder {assignment}/")
             )
+    link = _link_on_the_way(root, notebook) if notebook else None
+    if notebook is not None and link is not None:
+        problems.append(
+            (
+                "symlink",
+                f"{link.relative_to(root)} is a symbolic link; links are not followed (it could "
+                "point at someone else's work), so nothing was graded",
+            )
+        )
+        notebook = None
     return Task(
         key=task_key(student, assignment),
         student=student,

@@ -36,6 +36,7 @@ PROBLEM_WORDS = {
     "misnamed-notebook": "misnamed notebook",
     "misnamed-folder": "misnamed folder",
     "misplaced-notebook": "notebook outside its folder",
+    "symlink": "symbolic link, not followed",
     "bad-timestamp": "unreadable timestamp",
     "deleted-cell": "deleted cell",
     "edited-cell": "edited read-only cell",
@@ -95,11 +96,27 @@ def grade_table(
     return header, rows
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""A spreadsheet reads a cell that starts with one of these as a formula (CSV injection)."""
+
+
+def spreadsheet_safe(cell: str) -> str:
+    """``cell`` as a spreadsheet shows it literally: text that would start a formula is prefixed
+    with an apostrophe (OWASP's advice for CSV injection); numbers are left alone."""
+    text = str(cell)
+    if text.startswith(FORMULA_STARTS):
+        try:
+            float(text)
+        except ValueError:
+            return "'" + text
+    return text
+
+
 def write_csv(path: Path, header: list[str], rows: list[list[str]]) -> None:
     with path.open("w", newline="", encoding="utf-8") as fh:
         writer = csv.writer(fh)
-        writer.writerow(header)
-        writer.writerows(rows)
+        writer.writerow([spreadsheet_safe(c) for c in header])
+        writer.writerows([[spreadsheet_safe(c) for c in row] for row in rows])
 
 
 @dataclass

@@ -93,3 +93,60 @@ def test_progress_shows_done_problems_and_time_left(tmp_path: Path) -> None:
     out.seek(0)
     assert "4/4, 1 with problems, done in" in out.read()
     assert [format_duration(s) for s in (4, 65, 7380)] == ["4s", "1m05s", "2h03m"]
+
+
+def test_a_zip_whose_entries_clash_is_refused_with_their_name(tmp_path: Path) -> None:
+    archive = tmp_path / "clash.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("ann/problem1", "a file")
+        zf.writestr("ann/problem1/problem1.ipynb", "{}")
+    with pytest.raises(IntakeError, match=r"clash: 'ann/problem1/problem1.ipynb'"):
+        discover(archive, ASSIGNMENTS, tmp_path / "extracted")
+
+
+def test_a_student_id_with_a_leading_dot_is_graded_not_dropped(tmp_path: Path) -> None:
+    root = tmp_path / "in"
+    touch(root / ".ann" / "problem1" / "problem1.ipynb")
+    touch(root / "bob" / "problem1" / "problem1.ipynb")
+    (root / ".ipynb_checkpoints").mkdir()
+    intake = discover(root, ASSIGNMENTS, tmp_path / "extracted")
+    assert intake.students == (".ann", "bob")
+
+
+def test_a_symlinked_notebook_or_folder_is_reported_and_not_followed(tmp_path: Path) -> None:
+    root = tmp_path / "in"
+    honest = touch(root / "ann" / "problem1" / "problem1.ipynb")
+    (root / "bob" / "problem1").mkdir(parents=True)
+    (root / "bob" / "problem1" / "problem1.ipynb").symlink_to(honest)
+    (root / "cyd").mkdir()
+    (root / "cyd" / "problem1").symlink_to(honest.parent)
+    solutions = touch(tmp_path / "solutions" / "problem2" / "problem2.ipynb")
+    (root / "dan").symlink_to(solutions.parent.parent)
+    tasks = by_task(root, tmp_path)
+    for student, assignment in (("bob", "problem1"), ("cyd", "problem1"), ("dan", "problem2")):
+        task = tasks[(student, assignment)]
+        assert task.notebook is None, (student, task)
+        assert [kind for kind, _ in task.problems] == ["symlink"]
+        assert "not followed" in task.problems[0][1]
+    assert tasks[("ann", "problem1")].notebook == str(honest)
+
+
+def test_grades_csv_never_holds_a_spreadsheet_formula(tmp_path: Path) -> None:
+    from roofline_grader.report import spreadsheet_safe, write_csv
+
+    rows = [['=HYPERLINK("http://x")', "2"], ["+1+1", "-1"], ["@SUM(A1)", "1.5"], ["-x", ""]]
+    write_csv(tmp_path / "grades.csv", ["student_id", "total"], rows)
+    text = (tmp_path / "grades.csv").read_text()
+    for line in text.splitlines()[1:]:
+        assert not line.lstrip('"').startswith(("=", "+", "@")), line
+    assert spreadsheet_safe("-1") == "-1" and spreadsheet_safe("-x") == "'-x"
+    assert spreadsheet_safe("alice") == "alice"
+
+
+def test_a_student_id_too_long_for_a_file_name_still_gets_a_feedback_page() -> None:
+    from roofline_grader.feedback import feedback_file_name
+
+    long_a, long_b = "a" * 251, "a" * 250 + "b"
+    names = {feedback_file_name(long_a), feedback_file_name(long_b)}
+    assert len(names) == 2 and all(len(n.encode()) <= 255 for n in names)
+    assert feedback_file_name("ann") == "ann.html"
