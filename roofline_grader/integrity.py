@@ -142,3 +142,95 @@ def unique_cell_ids(nb: NotebookNode) -> None:
                 cid = f"{base}-{n}"
             cell["id"] = cid
         seen.add(cid)
+
+
+FLAGS = ("grade", "solution", "locked", "points")
+"""The nbgrader flags of a cell that the release fixes and a student may not change."""
+
+
+def repair_cells(nb: NotebookNode, release: Sequence[CellInfo]) -> list[dict[str, str]]:
+    """Make every cell gradable, as an edited check cell is: returns what was repaired.
+
+    * a cell without ``source`` (or with one that is not text) gets an empty one;
+    * text that is not valid Unicode (a lone surrogate) has the bad characters replaced;
+    * a cell with the nbgrader metadata of a cell the release does not have (pasted from another
+      notebook: JupyterLab keeps its metadata) becomes an ordinary cell of the student's;
+    * a cell of the release whose flags (grade, solution, locked, points) or type were changed
+      gets the release's back.
+    """
+    problems: list[dict[str, str]] = []
+    known = {info["grade_id"]: info for info in release}
+    for index, cell in enumerate(nb.cells):
+        source = cell.get("source")
+        if isinstance(source, list) and all(isinstance(x, str) for x in source):
+            cell["source"] = source = "".join(source)
+        if not isinstance(source, str):
+            cell["source"] = ""
+            problems.append(_problem("repaired-cell", "", f"cell {index + 1} had no source"))
+        clean = _valid_text(cell["source"])
+        if clean != cell["source"]:
+            cell["source"] = clean
+            problems.append(
+                _problem("repaired-cell", "", f"cell {index + 1} held text that is not Unicode")
+            )
+        meta = _nbgrader(cell)
+        gid = meta.get("grade_id") if meta else None
+        if not meta:
+            continue
+        if gid not in known:
+            cell.metadata.pop("nbgrader", None)
+            problems.append(
+                _problem(
+                    "foreign-cell",
+                    "",
+                    f"cell {index + 1} carried nbgrader metadata of a cell this problem does not "
+                    f"have ({str(gid)[:40]!r}): graded as an ordinary cell",
+                )
+            )
+            continue
+        info = known[gid]
+        changed = [f for f in FLAGS if _flag(meta, f) != _flag(info, f)]
+        if changed or cell.cell_type != info["cell_type"]:
+            cell.metadata["nbgrader"] = copy.deepcopy(dict(info["cell"]["metadata"]["nbgrader"]))
+            if cell.cell_type != info["cell_type"]:
+                cell.cell_type = info["cell_type"]
+                changed.append("cell type")
+                if info["cell_type"] == "code":
+                    cell.setdefault("outputs", [])
+                    cell.setdefault("execution_count", None)
+                else:
+                    cell.pop("outputs", None)
+                    cell.pop("execution_count", None)
+            problems.append(
+                _problem(
+                    "changed-flags",
+                    str(gid),
+                    f"{', '.join(changed)} of {gid} changed: put back as released",
+                )
+            )
+    _clean_strings(nb)
+    return problems
+
+
+def _flag(meta: Mapping[str, Any], name: str) -> Any:
+    value = meta.get(name)
+    return (
+        (float(value) if isinstance(value, int | float) else value)
+        if name == "points"
+        else bool(value)
+    )
+
+
+def _valid_text(text: str) -> str:
+    return text.encode("utf-8", "replace").decode("utf-8")
+
+
+def _clean_strings(node: Any) -> Any:
+    """Replace lone surrogates anywhere in the notebook (metadata too), in place."""
+    if isinstance(node, dict):
+        for key, value in list(node.items()):
+            node[key] = _valid_text(value) if isinstance(value, str) else _clean_strings(value)
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            node[i] = _valid_text(value) if isinstance(value, str) else _clean_strings(value)
+    return node

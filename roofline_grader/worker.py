@@ -28,7 +28,13 @@ from traitlets.config import Config
 from .config import COURSE_ID, grading_config
 from .execute import REPORT_SUFFIX
 from .gradebook import read_scores, sqlite_url
-from .integrity import CellInfo, describe_changes, restore_deleted_grade_cells, unique_cell_ids
+from .integrity import (
+    CellInfo,
+    describe_changes,
+    repair_cells,
+    restore_deleted_grade_cells,
+    unique_cell_ids,
+)
 
 SCRATCH_STUDENT = "student"
 """The student id inside a scratch course (the real id may hold characters nbgrader globs on)."""
@@ -187,6 +193,7 @@ def _autograde(
     task: Task, settings: Settings, nb: nbformat.NotebookNode, course: Path, result: dict[str, Any]
 ) -> None:
     release = settings.release_index[task.assignment]
+    result["problems"].extend(repair_cells(nb, release))
     result["problems"].extend(describe_changes(nb, release))
     restore_deleted_grade_cells(nb, release)
     unique_cell_ids(nb)

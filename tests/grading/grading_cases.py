@@ -213,6 +213,30 @@ def _edit(nb: nbformat.NotebookNode, edit: Edit) -> nbformat.NotebookNode:
     return nb
 
 
+def _odd_cells(nb: nbformat.NotebookNode) -> bytes:
+    """What JupyterLab and hand edits leave in a notebook, each of which once zeroed it: a cell
+    pasted from another notebook (with its nbgrader metadata), changed grade/points flags, a lone
+    surrogate in a string, and a cell without source. Written as raw JSON (nbformat would refuse)."""
+    pasted = nbformat.v4.new_code_cell("x = 1  # pasted from problem 2")
+    pasted.metadata["nbgrader"] = {
+        "grade": True,
+        "grade_id": "p2a_limit",
+        "locked": True,
+        "points": 2,
+        "schema_version": 3,
+        "solution": False,
+        "task": False,
+    }
+    nb.cells.insert(1, pasted)
+    answer = nb.cells[cell_index(nb, "p1b-answer")]
+    answer.metadata["nbgrader"]["points"] = 50
+    answer.metadata["nbgrader"]["grade"] = True
+    answer.source += "\nnote = 'half a pair: \ud800'"
+    data = json.loads(json.dumps(nb))
+    data["cells"].insert(2, {"cell_type": "markdown", "metadata": {}})
+    return json.dumps(data).encode()
+
+
 def _huge_outputs(nb: nbformat.NotebookNode) -> None:
     """20 MB of stored output, and 3 MB more printed when it runs."""
     blob = "x" * 1000 + "\n"
@@ -580,6 +604,12 @@ def cases(release: Path) -> list[Case]:
             {"problem1": _edit(p1(release), _huge_outputs)},
             full1,
             ("huge-output", "output-truncated"),
+        ),
+        Case(
+            "odd-cells",
+            {"problem1": _odd_cells(p1(release))},
+            full1,
+            ("foreign-cell", "changed-flags", "repaired-cell"),
         ),
     ]
     attacks = [
