@@ -78,9 +78,15 @@ def _error(ename: str, evalue: str) -> NotebookNode:
     )
 
 
+_TERMINAL_CODES = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-_]|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+"""ANSI escape sequences and control characters, which a student's error text may carry."""
+
+
 def _short(text: str) -> str:
-    """One line, at most MAX_TEXT characters, without IPython's temporary cell file names."""
-    text = re.sub(r"\(\d+\.py, line (\d+)\)", r"(line \1)", " ".join(str(text).split()))
+    """One line, at most MAX_TEXT characters, without terminal codes, control characters or
+    IPython's temporary cell file names: all of a student's text that a report or page shows."""
+    text = _TERMINAL_CODES.sub("", str(text))
+    text = re.sub(r"\(\d+\.py, line (\d+)\)", r"(line \1)", " ".join(text.split()))
     return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
 
 

@@ -472,7 +472,7 @@ class KernelHome:
         for path in (*python_paths(), *_interpreter_dirs()):
             add(path)
         for name in ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime"):
-            add(f"/etc/{name}")
+            add(f"/etc/{name}", f"/etc/{name}")
         add(_package_dir("roofline_lib"), f"{INSIDE_LIB}/roofline_lib")
         add(self.package_dir / "roofline_grader", f"{INSIDE_LIB}/roofline_grader")
         for cache in _matplotlib_cache_files():

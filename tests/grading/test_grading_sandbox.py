@@ -202,6 +202,11 @@ def attacks(workspace: Path, submissions: Path) -> dict[str, str]:
             os.kill(0, signal.SIGKILL)  # its process group, itself included
             """
         ),
+        "raises-noisy-error": code(
+            """
+            raise ValueError("\\x1b[31m\\x1b]0;title\\x07red\\x00\\r\\n" + "A" * 10_000)
+            """
+        ),
         "floods-output": code(
             """
             from IPython.display import display
@@ -334,6 +339,17 @@ def test_every_output_channel_counts_against_the_cap(hostile: HostileRun) -> Non
     assert saved.stat().st_size < 3 * 2**20, saved.stat().st_size
     assert "widgets" not in json.loads(saved.read_text())["metadata"]
     assert any(p["kind"] == "output-truncated" for p in hostile.grades["floods-output"]["problems"])
+
+
+def test_a_students_error_reaches_reports_only_as_a_short_clean_excerpt(
+    hostile: HostileRun,
+) -> None:
+    report = json.loads((hostile.workspace / "report.json").read_text())
+    details = [p["detail"] for p in report["problems"] if p["student"] == "raises-noisy-error"]
+    assert details and all(len(d) <= 310 for d in details), details
+    assert all(not any(ord(c) < 32 or c == "\x7f" for c in d) for d in details), details
+    page = (hostile.workspace / "feedback" / "raises-noisy-error.html").read_text()
+    assert "\x1b" not in page and "A" * 400 not in page
 
 
 def test_the_report_says_which_sandbox_and_limits_were_in_force(hostile: HostileRun) -> None:
