@@ -31,6 +31,7 @@ td.points { white-space: nowrap; }
 ul { margin: 0; padding-left: 1.1rem; }
 .pass { color: #00704a; } .fail { color: #b33c00; } .wait { color: #555; }
 .notes { background: #fff6e0; padding: .5rem .8rem; border-left: 4px solid #E69F00; }
+.notes, td { overflow-wrap: anywhere; }
 .small { color: #555; font-size: .9rem; }
 """
 _HIDDEN = re.compile(r"(?im)^.*(BEGIN HIDDEN TESTS|END HIDDEN TESTS|roofline_grader\.hidden).*$")
