@@ -170,11 +170,12 @@ def _v2_root() -> Path | None:
 
 
 def _v2_candidates(root: Path, own: str) -> list[Path]:
-    """Folders a v2 area could be made in: the root (as root), then our cgroup's ancestors."""
+    """Folders a v2 area could be made in: the root (as root; no one delegates it to a user),
+    then our cgroup's ancestors, nearest first."""
     out = [root] if os.geteuid() == 0 else []
     parts = [p for p in own.strip("/").split("/") if p]
-    for depth in range(len(parts) - 1, -1, -1):
-        out.append(root.joinpath(*parts[:depth]) if depth else root)
+    for depth in range(len(parts) - 1, 0, -1):
+        out.append(root.joinpath(*parts[:depth]))
     return list(dict.fromkeys(out))
 
 

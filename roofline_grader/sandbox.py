@@ -353,6 +353,8 @@ class KernelHome:
             by an empty tmpfs if a bind would expose them).
         root: where to create kernel folders (default: RAM-backed scratch).
         limits: what each kernel may use.
+        use_cgroups: limit each kernel as a whole through cgroups where the host allows (False:
+            the per-process limits only, as on a host that does not delegate cgroups).
     """
 
     def __init__(
@@ -361,6 +363,7 @@ class KernelHome:
         hidden_paths: Iterable[str | Path] = (),
         root: Path | None = None,
         limits: Limits = LIMITS,
+        use_cgroups: bool = True,
         support_: Support | None = None,
         probing: bool = False,
     ) -> None:
@@ -383,8 +386,10 @@ class KernelHome:
         self._write_kernel_package()
         self.area: cgroups.Area | None = None
         self.cgroup_note = "the sandbox is off" if not self.sandboxed else ""
-        if not probing:
+        if not probing and use_cgroups:
             self.area, self.cgroup_note = cgroups.open_area()
+        elif not use_cgroups:
+            self.cgroup_note = "cgroups were not asked for"
         if self.support.run_as is not None and self.sandboxed:
             # the sandbox user's bwrap binds from here: it may pass through, never list
             chain = [self.base, self.base / "kernels", self.package_dir]

@@ -59,3 +59,4 @@ def test_a_notebook_that_kills_its_worker_is_graded_zero_and_no_one_else_suffers
         "grader crash" in done.stdout
         and "Kernel sandbox: NONE: the sandbox is switched off" in done.stdout
     )
+    assert "WARNING: grading WITHOUT a sandbox (--no-sandbox)" in done.stderr

@@ -479,3 +479,40 @@ def _cmdline(pid: int) -> str:
         return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
     except OSError:
         return ""
+
+
+# -- the per-process limits alone, as on a host that delegates no cgroups -------------------------
+
+
+async def _run_in_kernel(home: KernelHome, source: str) -> str:
+    from roofline_grader import warm
+
+    kernel, km = await warm.launch(home, "python3")
+    client = km.client()
+    client.start_channels()
+    out: list[str] = []
+    try:
+        await client.wait_for_ready(timeout=60)
+        await client.execute_interactive(
+            source,
+            timeout=60,
+            output_hook=lambda msg: out.append(msg["content"].get("text", "")),
+        )
+    finally:
+        client.stop_channels()
+        await warm.discard((kernel, km))
+    return "".join(out)
+
+
+def test_without_cgroups_the_process_limit_still_holds_per_sandbox() -> None:
+    import asyncio
+
+    home = KernelHome("on", use_cgroups=False)
+    try:
+        assert home.area is None and "no limit for the kernel as a whole" in home.limits_note()
+        bomb = attacks(Path("/nonexistent"), Path("/nonexistent"))["forks-a-bomb"]
+        text = asyncio.run(_run_in_kernel(home, bomb))
+    finally:
+        home.remove()
+    found = json.loads(text.strip().splitlines()[-1])
+    assert found["error"] == "BlockingIOError" and found["children"] < 128, found
