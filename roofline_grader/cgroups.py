@@ -284,7 +284,7 @@ def sweep() -> int:
             continue
         for folder in _find(root, depth=4):
             pid = folder.name.split("-")[2]
-            if pid.isdigit() and not _alive(int(pid)):
+            if pid.isdigit() and not process_alive(int(pid)):
                 Area(1, folder, folder).remove()
                 removed += not folder.exists()
     return removed
@@ -304,7 +304,8 @@ def _find(root: Path, depth: int) -> list[Path]:
     return found
 
 
-def _alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
+    """Whether a process with this pid exists (ours or another user's)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

@@ -57,9 +57,9 @@ from .hidden import RECORD_MIME
 from .sandbox import SANDBOX_MODES, KernelDir
 
 REPORT_SUFFIX = ".roofline.json"
+"""The execution report is written as ``<notebook id><REPORT_SUFFIX>`` next to the notebook."""
 MAX_RECORD_BYTES = 4 * 2**20
 """Room for a hidden check's answers record, apart from the cell's output cap."""
-"""The execution report is written as ``<notebook id><REPORT_SUFFIX>`` next to the notebook."""
 MAX_TEXT = 300
 
 
@@ -322,12 +322,15 @@ class SealedExecute(Execute):
                 if total > self.max_output_bytes:
                     note = f"[output beyond {self.max_output_bytes:,} bytes was dropped]\n"
                     kept.append(new_output("stream", name="stdout", text=note))
-                    self._event(
-                        index,
-                        cell,
-                        "output-truncated",
-                        f"more than {self.max_output_bytes:,} bytes",
-                    )
+                    if not any(
+                        e["cell"] == index and e["kind"] == "output-truncated" for e in self._events
+                    ):
+                        self._event(
+                            index,
+                            cell,
+                            "output-truncated",
+                            f"more than {self.max_output_bytes:,} bytes",
+                        )
                     break
                 kept.append(out)
             cell.outputs = kept

@@ -19,6 +19,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from . import worker
+from .sandbox import die_with_parent
 from .worker import Settings, Task
 
 OnResult = Callable[[dict[str, Any]], None]
@@ -36,20 +37,9 @@ def _init_worker(parent: int) -> None:
 
     from . import warm
 
-    _die_with_parent(parent)
+    die_with_parent(parent)  # a worker must not outlive roofline-grade, even killed outright
     warnings.filterwarnings("ignore")
     Finalize(None, warm.cleanup, exitpriority=10)
-
-
-def _die_with_parent(parent: int) -> None:
-    """A worker must not outlive roofline-grade (killed with SIGKILL, it cannot stop them)."""
-    if sys.platform.startswith("linux"):
-        import ctypes
-        import signal
-
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    if os.getppid() != parent:
-        os._exit(1)
 
 
 def run(

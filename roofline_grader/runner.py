@@ -127,7 +127,7 @@ def grade_submissions(course: Course, options: Options) -> Report:
 
     sweep_stale_scratch()  # what a run killed with SIGKILL left behind
     home = KernelHome(options.sandbox)  # decides (and explains) the sandbox once, up front
-    sandbox_note = _describe_sandbox(home)
+    sandbox_note = home.summary()
     home.remove()
     pid = os.getpid()
     scratch = Path(tempfile.mkdtemp(prefix=f"roofline-grade-{pid}-", dir=scratch_root()))
@@ -187,14 +187,6 @@ def grade_submissions(course: Course, options: Options) -> Report:
     ws.report_txt.write_text(report.text(), encoding="utf-8")
     report.write_json(ws.root / "report.json")
     return report
-
-
-def _describe_sandbox(home: KernelHome) -> str:
-    """The sandbox and the limits in force, in words, for the report."""
-    if not home.sandboxed:
-        return f"NONE: {home.sandbox_note}; limits: {home.limits_note()}"
-    info = home.describe()
-    return f"bubblewrap ({info['tool']}), kernels run as {info['user']}; limits: {info['limits']}"
 
 
 def _store_files(ws: Workspace, result: Mapping[str, Any]) -> None:

@@ -34,9 +34,11 @@ asked for explicitly, and a kernel runs with the per-process limits only.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import ctypes
 import functools
+import json
 import os
 import pwd
 import re
@@ -257,10 +259,10 @@ class KernelDir:
 
     def launch_prefix(self, info_fd: int | None) -> list[str]:
         """The words before the kernel's command: bwrap (telling ``info_fd`` its pid) and prlimit."""
-        limits = [self.home.support.prlimit, *self.home.limits.prlimit_args(), "--"]
-        limits = limits if self.home.support.prlimit else []
+        prlimit = self.home.support.prlimit
+        limits = [prlimit, *self.home.limits.prlimit_args(), "--"] if prlimit else []
         if not self.sandboxed:
-            return [str(x) for x in limits]
+            return limits
         info = ["--info-fd", str(info_fd)] if info_fd is not None else []
         return [str(self.home.support.bwrap), *self.bwrap_args, *info, "--", *limits]
 
@@ -303,7 +305,7 @@ class KernelDir:
             os.setgroups([])
             os.setgid(run_as[1])
             os.setuid(run_as[0])
-        _die_with_parent(parent)
+        die_with_parent(parent)
 
     def write_plan(self, text: str) -> None:
         self.plan_file.write_text(text, encoding="utf-8")
@@ -337,8 +339,12 @@ def _stage(staging: Sequence[tuple[str, str]]) -> None:
             raise OSError(ctypes.get_errno(), f"binding {source} failed")
 
 
-def _die_with_parent(parent: int) -> None:
-    _LIBC.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG, after any change of uid (which clears it)
+def die_with_parent(parent: int) -> None:
+    """Get SIGKILL when the parent process (pid ``parent``) dies; exit now if it already has.
+
+    Linux only (elsewhere nothing happens). A change of uid clears the setting: call it after."""
+    if sys.platform.startswith("linux"):
+        _LIBC.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     if os.getppid() != parent:  # the parent died before the line above
         os._exit(1)
 
@@ -410,6 +416,16 @@ class KernelHome:
                 f" (it could not run here: {self.support.why_not})" if self.support.why_not else ""
             )
         return ""
+
+    def summary(self) -> str:
+        """The sandbox and the limits in force, in one line of words (the report's)."""
+        if not self.sandboxed:
+            return f"NONE: {self.sandbox_note}; limits: {self.limits_note()}"
+        user = _user_name(self.support.run_as)
+        return (
+            f"bubblewrap ({self.support.bwrap}), kernels run as {user}; "
+            f"limits: {self.limits_note()}"
+        )
 
     def limits_note(self) -> str:
         """The limits in force, in words."""
@@ -654,7 +670,7 @@ def sweep_stale_scratch() -> list[str]:
             continue
         for entry in entries:
             match = pattern.match(entry.name)
-            if match and entry.is_dir() and not cgroups._alive(int(match.group(2))):
+            if match and entry.is_dir() and not cgroups.process_alive(int(match.group(2))):
                 try:
                     if entry.stat().st_uid != os.geteuid():
                         continue
@@ -705,8 +721,6 @@ class SandboxedKernelManager(AsyncKernelManager):
             if isinstance(info_fd, tuple):
                 os.close(info_fd[1])
         if kernel is not None and kernel.sandboxed and isinstance(info_fd, tuple):
-            import asyncio
-
             loop = asyncio.get_running_loop()
             pid = await asyncio.wait_for(
                 loop.run_in_executor(None, _read_child_pid, info_fd[0]), timeout=60
@@ -716,8 +730,6 @@ class SandboxedKernelManager(AsyncKernelManager):
 
 def _read_child_pid(fd: int) -> int:
     """The sandbox's pid, from bubblewrap's --info-fd JSON (read until it is complete)."""
-    import json
-
     data = b""
     try:
         while True:
