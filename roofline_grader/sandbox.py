@@ -53,7 +53,10 @@ import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+import zmq
+from jupyter_client.asynchronous import AsyncKernelClient
 from jupyter_client.manager import AsyncKernelManager
 from traitlets import Any as AnyTrait
 from traitlets import List, Unicode
@@ -701,14 +704,29 @@ def _matplotlib_cache_files() -> tuple[Path, ...]:
 # -- the kernel manager ------------------------------------------------------------------------
 
 
+MAX_MESSAGE_BYTES = 128 * 2**20
+"""The largest message the grader takes from a kernel: far above any output a cell may keep (a
+larger one would be dropped anyway), far below what would strain the grader's memory. ZMQ cuts
+off a kernel that sends a larger one, unread; that kernel's later output is lost (each later cell
+then waits ``iopub_timeout`` for it), which only a hostile notebook ever meets."""
+
+
 class SandboxedKernelManager(AsyncKernelManager):
-    """A kernel manager whose kernel runs in a :class:`KernelDir`'s sandbox."""
+    """A kernel manager whose kernel runs in a :class:`KernelDir`'s sandbox, and whose clients
+    refuse messages over :data:`MAX_MESSAGE_BYTES`."""
 
     launch_prefix = List(Unicode(), help="Command words put before the kernel's own command.")
     kernel_dir = AnyTrait(None, allow_none=True, help="The KernelDir the kernel runs in.")
 
     def format_kernel_cmd(self, extra_arguments: list[str] | None = None) -> list[str]:
         return [*self.launch_prefix, *super().format_kernel_cmd(extra_arguments)]
+
+    def client(self, **kwargs: Any) -> AsyncKernelClient:
+        """A client on this manager's ZMQ context (closed with the manager), whose sockets drop
+        any message larger than :data:`MAX_MESSAGE_BYTES` before it is read into memory."""
+        self.context.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE_BYTES)
+        kwargs.setdefault("context", self.context)
+        return super().client(**kwargs)
 
     async def _async_launch_kernel(self, kernel_cmd: list[str], **kw: object) -> None:
         """Launch (jupyter_client's documented override point), then learn the sandbox's pid from

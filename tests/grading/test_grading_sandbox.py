@@ -516,3 +516,27 @@ def test_without_cgroups_the_process_limit_still_holds_per_sandbox() -> None:
         home.remove()
     found = json.loads(text.strip().splitlines()[-1])
     assert found["error"] == "BlockingIOError" and found["children"] < 128, found
+
+
+def test_the_grader_refuses_messages_too_large_for_its_memory() -> None:
+    import asyncio
+
+    import zmq
+
+    from roofline_grader import warm
+
+    async def socket_limits() -> list[int]:
+        home = KernelHome("on")
+        kernel, km = await warm.launch(home, "python3")
+        client = km.client()
+        client.start_channels()
+        try:
+            await client.wait_for_ready(timeout=60)
+            channels = (client.iopub_channel, client.shell_channel, client.control_channel)
+            return [c.socket.getsockopt(zmq.MAXMSGSIZE) for c in channels]
+        finally:
+            client.stop_channels()
+            await warm.discard((kernel, km))
+            home.remove()
+
+    assert asyncio.run(socket_limits()) == [sandbox.MAX_MESSAGE_BYTES] * 3
