@@ -3,7 +3,9 @@
 A per-process limit (``RLIMIT_AS``) lets three processes hold three times the cap, and a tmpfs write
 is not a process's memory at all. A control group counts every process of the sandbox, and the
 pages of every tmpfs file they write, against one ``memory`` limit, and every task against one
-``pids`` limit. This module uses cgroups where the host lets this process manage them:
+``pids`` limit; where the ``cpu`` controller is offered too, the kernel's processes together get at
+most a set number of CPUs (so that a notebook that forks busy loops cannot starve other students'
+kernels into timeouts). This module uses cgroups where the host lets this process manage them:
 
 * **cgroup v2** (the unified hierarchy): in a cgroup with no processes of its own whose
   ``cgroup.subtree_control`` offers ``memory`` and ``pids`` and where we may create folders: the
@@ -33,6 +35,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
+CPU_PERIOD_US = 100_000
+"""The period of the CPU quota, microseconds (the kernel's default)."""
 PREFIX = "roofline-grade"
 """Folders made here are named ``roofline-grade-<pid>-<random>``; the pid says whose they are."""
 
@@ -98,38 +102,46 @@ class Area:
         version: 1 or 2.
         memory: the folder of the memory controller (v2: the only folder).
         pids: the folder of the pids controller (v2: the same as ``memory``).
+        cpu: the folder of the cpu controller, if it is offered (v2: the same as ``memory``).
     """
 
     version: int
     memory: Path
     pids: Path
+    cpu: Path | None = None
 
     @property
     def folders(self) -> tuple[Path, ...]:
-        return (self.memory,) if self.memory == self.pids else (self.memory, self.pids)
+        return tuple(dict.fromkeys(p for p in (self.memory, self.pids, self.cpu) if p))
 
     def describe(self) -> str:
         return f"cgroup v{self.version}"
 
-    def new_leaf(self, memory_bytes: int, processes: int) -> Leaf:
+    def new_leaf(self, memory_bytes: int, processes: int, cpus: float | None = None) -> Leaf:
         """A cgroup for one kernel: at most ``memory_bytes`` of memory (tmpfs pages included, no
-        swap) and ``processes`` tasks (threads count)."""
+        swap), ``processes`` tasks (threads count) and, where the cpu controller is offered,
+        ``cpus`` CPUs' worth of time (a quota of ``cpus`` × 100 ms in every 100 ms)."""
         name = f"k-{uuid.uuid4().hex[:12]}"
-        if self.version == 2:
-            leaf = self.memory / name
-            leaf.mkdir()
-            _write(leaf / "memory.max", str(memory_bytes))
-            _write(leaf / "memory.swap.max", "0", optional=True)
-            _write(leaf / "memory.oom.group", "1", optional=True)
-            _write(leaf / "pids.max", str(processes))
-            return Leaf((leaf,))
+        quota = str(round(cpus * CPU_PERIOD_US)) if cpus else ""
+        folders = [folder / name for folder in self.folders]
+        for folder in folders:
+            folder.mkdir()
         memory, pids = self.memory / name, self.pids / name
-        memory.mkdir()
-        pids.mkdir()
+        if self.version == 2:
+            _write(memory / "memory.max", str(memory_bytes))
+            _write(memory / "memory.swap.max", "0", optional=True)
+            _write(memory / "memory.oom.group", "1", optional=True)
+            _write(pids / "pids.max", str(processes))
+            if quota and self.cpu:
+                _write(self.cpu / name / "cpu.max", f"{quota} {CPU_PERIOD_US}")
+            return Leaf(tuple(folders))
         _write(memory / "memory.limit_in_bytes", str(memory_bytes))
         _write(memory / "memory.memsw.limit_in_bytes", str(memory_bytes), optional=True)
         _write(pids / "pids.max", str(processes))
-        return Leaf((memory, pids))
+        if quota and self.cpu:
+            _write(self.cpu / name / "cpu.cfs_period_us", str(CPU_PERIOD_US))
+            _write(self.cpu / name / "cpu.cfs_quota_us", quota)
+        return Leaf(tuple(folders))
 
     def remove(self) -> None:
         """Remove every leaf left and the area's folders."""
@@ -199,25 +211,32 @@ def _make_v2(root: Path, own: str) -> Area | None:
             with contextlib.suppress(OSError):
                 folder.rmdir()
             continue
-        return Area(2, folder, folder)
+        cpu = None
+        if "cpu" in offered:
+            with contextlib.suppress(OSError):
+                _write(folder / "cgroup.subtree_control", "+cpu")
+                cpu = folder
+        return Area(2, folder, folder, cpu)
     return None
 
 
 def _make_v1(own: dict[str, str]) -> Area | None:
+    """Folders of one name under our own memory, pids and (if there is one) cpu cgroups."""
     folders: list[Path] = []
-    for controller in ("memory", "pids"):
+    name = f"{PREFIX}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    for controller in ("memory", "pids", "cpu"):
         base = CGROUP_ROOT / controller
-        if controller not in own or not (base / "cgroup.procs").is_file():
-            return _undo(folders)
-        folder = (
-            base / own[controller].lstrip("/") / f"{PREFIX}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
-        )
+        folder = base / own.get(controller, "").lstrip("/") / name
         try:
+            if controller not in own or not (base / "cgroup.procs").is_file():
+                raise FileNotFoundError(base)
             folder.mkdir()
         except OSError:
+            if controller == "cpu":  # optional: memory and pids are what must hold
+                return Area(1, folders[0], folders[1])
             return _undo(folders)
         folders.append(folder)
-    return Area(1, folders[0], folders[1])
+    return Area(1, folders[0], folders[1], folders[2])
 
 
 def _undo(folders: list[Path]) -> None:

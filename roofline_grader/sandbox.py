@@ -87,6 +87,8 @@ class Limits:
         file_bytes: the largest file a kernel may write.
         scratch_bytes: size of the kernel's writable /tmp (HOME is in it).
         shm_bytes: size of its /dev/shm.
+        cpus: CPUs' worth of time for the whole kernel (cgroup, where the cpu controller is
+            offered), so that busy loops in the background cannot starve other kernels.
     """
 
     memory_bytes: int = 4 * 2**30
@@ -94,6 +96,7 @@ class Limits:
     file_bytes: int = 256 * 2**20
     scratch_bytes: int = 512 * 2**20
     shm_bytes: int = 64 * 2**20
+    cpus: float = 1.0
 
     def prlimit_args(self) -> list[str]:
         """prlimit's options for the per-process limits (bytes, as prlimit counts them)."""
@@ -435,8 +438,9 @@ class KernelHome:
         lim = self.limits
         words = []
         if self.area is not None:
+            cpu = f", {lim.cpus:g} CPU" if self.area.cpu is not None else ""
             words.append(
-                f"{_size(lim.memory_bytes)} of memory and {lim.processes} tasks for the whole "
+                f"{_size(lim.memory_bytes)} of memory, {lim.processes} tasks{cpu} for the whole "
                 f"kernel ({self.area.describe()})"
             )
         else:
@@ -537,7 +541,7 @@ class KernelHome:
     def _leaf(self) -> cgroups.Leaf | None:
         if self.area is None:
             return None
-        return self.area.new_leaf(self.limits.memory_bytes, self.limits.processes)
+        return self.area.new_leaf(self.limits.memory_bytes, self.limits.processes, self.limits.cpus)
 
     def _identity(self, path: Path, run_as: tuple[int, int] | None) -> tuple[Path, Path]:
         """A passwd and a group file naming only the student (the uid the kernel has inside)."""

@@ -66,3 +66,21 @@ def test_leaves_get_the_limits_of_one_kernel(tmp_path: Path) -> None:
     assert (folder / "memory.max").read_text() == str(3 * 2**30)
     assert (folder / "pids.max").read_text() == "64"
     assert (folder / "memory.swap.max").read_text() == "0"
+
+
+def test_a_leaf_gets_its_cpu_quota_where_the_cpu_controller_is_offered(tmp_path: Path) -> None:
+    v2 = cgroups.Area(2, tmp_path / "v2", tmp_path / "v2", tmp_path / "v2")
+    (tmp_path / "v2").mkdir()
+    (folder,) = v2.new_leaf(2**30, 64, cpus=1.5).folders
+    assert (folder / "cpu.max").read_text() == "150000 100000"
+    names = ("memory", "pids", "cpu")
+    for name in names:
+        (tmp_path / name).mkdir()
+    v1 = cgroups.Area(1, *(tmp_path / name for name in names))
+    leaf = v1.new_leaf(2**30, 64, cpus=1.0)
+    assert [f.parent.name for f in leaf.folders] == list(names)
+    cpu = leaf.folders[2]
+    assert (cpu / "cpu.cfs_quota_us").read_text() == "100000"
+    assert (cpu / "cpu.cfs_period_us").read_text() == "100000"
+    without_cpu = cgroups.Area(1, tmp_path / "memory", tmp_path / "pids")
+    assert len(without_cpu.new_leaf(2**30, 64, cpus=1.0).folders) == 2

@@ -202,6 +202,24 @@ def attacks(workspace: Path, submissions: Path) -> dict[str, str]:
             os.kill(0, signal.SIGKILL)  # its process group, itself included
             """
         ),
+        "burns-cpu": code(
+            """
+            import json, os, resource, time
+            start, children = time.time(), []
+            for _ in range(4):
+                pid = os.fork()
+                if pid == 0:
+                    end = time.time() + 3
+                    while time.time() < end:
+                        pass
+                    os._exit(0)
+                children.append(pid)
+            for pid in children:
+                os.waitpid(pid, 0)
+            used = resource.getrusage(resource.RUSAGE_CHILDREN)
+            print(json.dumps({"wall": time.time() - start, "cpu": used.ru_utime + used.ru_stime}))
+            """
+        ),
         "raises-noisy-error": code(
             """
             raise ValueError("\\x1b[31m\\x1b]0;title\\x07red\\x00\\r\\n" + "A" * 10_000)
@@ -332,6 +350,14 @@ def test_killing_every_process_reaches_only_the_attackers_own_kernel(hostile: Ho
     record = hostile.grades["kills-everything"]
     assert any(p["kind"] == "kernel-died" for p in record["problems"]), record["problems"]
     assert _scores(hostile, "kills-everything") == problem1_full()
+
+
+def test_busy_loops_in_the_background_get_one_cpu_not_the_machine(hostile: HostileRun) -> None:
+    line = next(x for x in hostile.stdout.splitlines() if x.startswith("Kernel sandbox:"))
+    if "CPU for the whole kernel" not in line:
+        pytest.skip("this host offers no cpu cgroup controller to the grader")
+    found = hostile.found("burns-cpu")
+    assert found["cpu"] < 1.5 * found["wall"], found
 
 
 def test_every_output_channel_counts_against_the_cap(hostile: HostileRun) -> None:
