@@ -294,19 +294,21 @@ def open_area() -> tuple[Area | None, str]:
 def sweep() -> int:
     """Remove the cgroup folders of grading processes that no longer run; returns how many."""
     removed = 0
-    roots = [CGROUP_ROOT / "memory", CGROUP_ROOT / "pids", CGROUP_ROOT]
+    for folder in leftovers():
+        pid = folder.name.split("-")[2]
+        if pid.isdigit() and not process_alive(int(pid)):
+            Area(1, folder, folder).remove()
+            removed += not folder.exists()
+    return removed
+
+
+def leftovers() -> list[Path]:
+    """Every cgroup folder a grading process made that is still there."""
+    roots = [CGROUP_ROOT / "memory", CGROUP_ROOT / "pids", CGROUP_ROOT / "cpu", CGROUP_ROOT]
     v2 = _v2_root()
     if v2 is not None:
         roots.append(v2)
-    for root in roots:
-        if not root.is_dir():
-            continue
-        for folder in _find(root, depth=4):
-            pid = folder.name.split("-")[2]
-            if pid.isdigit() and not process_alive(int(pid)):
-                Area(1, folder, folder).remove()
-                removed += not folder.exists()
-    return removed
+    return list(dict.fromkeys(f for r in roots if r.is_dir() for f in _find(r, depth=4)))
 
 
 def _find(root: Path, depth: int) -> list[Path]:
@@ -324,7 +326,10 @@ def _find(root: Path, depth: int) -> list[Path]:
 
 
 def process_alive(pid: int) -> bool:
-    """Whether a process with this pid exists (ours or another user's)."""
+    """Whether a process with this pid runs (ours or another user's; a zombie does not)."""
+    with contextlib.suppress(OSError, IndexError):
+        if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z":
+            return False
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

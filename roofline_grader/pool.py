@@ -113,6 +113,10 @@ def _run_batch(
 
 
 def _kill_workers(executor: ProcessPoolExecutor) -> None:
-    for process in list(getattr(executor, "_processes", {}).values()):
+    """SIGKILL the workers and wait until they are gone (so that what they made can be swept)."""
+    processes = list(getattr(executor, "_processes", {}).values())
+    for process in processes:
         if process.is_alive():
             process.kill()
+    for process in processes:
+        process.join(timeout=10)

@@ -439,9 +439,14 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
-def _scratch_of(pid: int) -> list[Path]:
+def _scratch_of(*pids: int) -> list[Path]:
+    """The scratch folders and cgroups that processes ``pids`` made."""
+    from roofline_grader import cgroups
+
     roots = {sandbox.scratch_root(), Path("/tmp")}
-    return [p for r in roots for p in r.glob(f"roofline-*-{pid}-*")]
+    folders = [p for r in roots for pid in pids for p in r.glob(f"roofline-*-{pid}-*")]
+    marks = tuple(f"{cgroups.PREFIX}-{pid}-" for pid in pids)
+    return folders + [f for f in cgroups.leftovers() if f.name.startswith(marks)]
 
 
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM])
@@ -490,14 +495,14 @@ def test_a_killed_run_leaves_no_process_and_no_scratch(
         time.sleep(0.2)
     assert not [(p, _cmdline(p)) for p in family if _alive(p)], "processes outlived the run"
     if how == signal.SIGTERM:
-        assert _scratch_of(run.pid) == [], "a terminated run removes its scratch"
+        assert _scratch_of(run.pid, *family) == [], "a terminated run removes its scratch"
     else:  # a run killed outright cannot clean up: the next run sweeps what it left
         assert _scratch_of(run.pid)
         other = tmp_path / "other"
         Case("one-more", {"problem1": solved(release, "problem1")}).write(other)
         again = roofline_grade(other, "--out", tmp_path / "ws2", "--jobs", "1", "--quiet")
         assert again.returncode == 0, again.stderr[-2000:]
-        assert _scratch_of(run.pid) == [], "the next run removes a killed run's scratch"
+        assert _scratch_of(run.pid, *family) == [], "the next run removes a killed run's scratch"
 
 
 def _cmdline(pid: int) -> str:
