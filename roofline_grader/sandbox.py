@@ -189,7 +189,7 @@ def support() -> Support:
 
 def _probe(found: Support) -> str:
     """Empty if a sandboxed Python starts here; else why not, in words."""
-    home = KernelHome("on", support_=found, probing=True)
+    home = KernelHome("on", use_cgroups=False, support_=found)
     try:
         kernel = home.new_kernel()
         cmd = [*kernel.launch_prefix(None), sys.executable, "-c", "import os; print(os.getuid())"]
@@ -377,12 +377,11 @@ class KernelHome:
         limits: Limits = LIMITS,
         use_cgroups: bool = True,
         support_: Support | None = None,
-        probing: bool = False,
     ) -> None:
         if sandbox not in SANDBOX_MODES:
             raise ValueError(f"sandbox must be one of {SANDBOX_MODES}, got {sandbox!r}")
         self.support = support_ or support()
-        if sandbox == "on" and not probing and not self.support.available:
+        if sandbox == "on" and not self.support.available:
             raise SandboxUnavailableError(
                 f"the kernel sandbox is unavailable: {self.support.why_not}. Grading without it "
                 "lets a student's code read and change everything you can; if you accept that, "
@@ -396,12 +395,9 @@ class KernelHome:
         (self.base / "kernels").mkdir()
         self.package_dir = self.base / "lib"
         self._write_kernel_package()
-        self.area: cgroups.Area | None = None
-        self.cgroup_note = "the sandbox is off" if not self.sandboxed else ""
-        if not probing and use_cgroups:
-            self.area, self.cgroup_note = cgroups.open_area()
-        elif not use_cgroups:
-            self.cgroup_note = "cgroups were not asked for"
+        self.area, self.cgroup_note = (
+            cgroups.open_area() if use_cgroups else (None, "cgroups were not asked for")
+        )
         if self.support.run_as is not None and self.sandboxed:
             # the sandbox user's bwrap binds from here: it may pass through, never list
             chain = [self.base, self.base / "kernels", self.package_dir]
