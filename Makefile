@@ -58,7 +58,7 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix $(PY_SOURCES)
 
 test: setup lint sandbox
-	$(BIN)/python tools/ensure_chromium.py
+	$(BIN)/python -m tools.ensure_chromium
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
 
 # -- students and instructors ----------------------------------------------------------------
@@ -70,7 +70,7 @@ lab: setup
 
 # bubblewrap for the grading sandbox and, as root, the user students' kernels run as
 sandbox: $(STAMP)
-	$(BIN)/python tools/ensure_sandbox.py
+	$(BIN)/python -m tools.ensure_sandbox
 
 release: $(STAMP)
 	$(BIN)/python -m roofline_grader.release

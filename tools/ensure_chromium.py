@@ -8,9 +8,8 @@ otherwise say what to run. In CI (CI=true) a missing browser is an error, never 
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
-import sys
+
+from tools import apt
 
 CHROMIUM = "/usr/bin/chromium"
 # a CJK font, so that screenshots of the English–Chinese glossary show characters, not boxes
@@ -21,18 +20,9 @@ FONT = "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"
 def main() -> int:
     if os.path.exists(CHROMIUM) and os.path.exists(FONT):
         return 0
-    if os.geteuid() != 0 or not shutil.which("apt-get"):
-        print(
-            f"the browser tests need Debian packages: sudo apt-get install -y {' '.join(PACKAGES)}",
-            file=sys.stderr,
-        )
-        return 1 if os.environ.get("CI") == "true" else 0
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    print("installing Debian's chromium for the browser tests (apt-get)...", flush=True)
-    install = ["apt-get", "install", "-y", "-q", "--no-install-recommends", *PACKAGES]
-    if subprocess.run(install, env=env, stdout=subprocess.DEVNULL).returncode != 0:
-        subprocess.run(["apt-get", "update", "-q"], env=env, stdout=subprocess.DEVNULL, check=True)
-        subprocess.run(install, env=env, stdout=subprocess.DEVNULL, check=True)
+    if not apt.can_install():
+        return apt.ask_for(PACKAGES, "the browser tests")
+    apt.install(PACKAGES, "Debian's chromium for the browser tests")
     return 0 if os.path.exists(CHROMIUM) else 1
 
 

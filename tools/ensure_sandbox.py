@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import os
 import pwd
-import shutil
 import subprocess
 import sys
 
 from roofline_grader.sandbox import SANDBOX_USER, trusted_tool
+from tools import apt
 
 PACKAGES = ["bubblewrap", "util-linux"]
 
@@ -38,19 +38,10 @@ def main() -> int:
     missing = _missing()
     if not missing:
         return 0
-    if os.geteuid() != 0 or not shutil.which("apt-get"):
-        print(
-            f"the grading sandbox needs: sudo apt-get install -y {' '.join(PACKAGES)}",
-            file=sys.stderr,
-        )
-        return 1 if os.environ.get("CI") == "true" else 0
+    if not apt.can_install():
+        return apt.ask_for(PACKAGES, "the grading sandbox")
     if "package" in missing:
-        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-        print("installing bubblewrap for the grading sandbox (apt-get)...", flush=True)
-        install = ["apt-get", "install", "-y", "-q", "--no-install-recommends", *PACKAGES]
-        if subprocess.run(install, env=env, stdout=subprocess.DEVNULL).returncode != 0:
-            subprocess.run(["apt-get", "update", "-q"], env=env, stdout=subprocess.DEVNULL)
-            subprocess.run(install, env=env, stdout=subprocess.DEVNULL, check=True)
+        apt.install(PACKAGES, "bubblewrap for the grading sandbox")
     if "user" in missing:
         print(f"creating the system user {SANDBOX_USER} that students' kernels run as", flush=True)
         subprocess.run(

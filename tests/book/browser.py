@@ -102,7 +102,7 @@ def require_chromium() -> None:
     """Skip (on a developer's machine) or fail (in CI) when Debian's Chromium is missing."""
     if os.path.exists(CHROMIUM):
         return
-    message = f"{CHROMIUM} is missing: run `python tools/ensure_chromium.py` (as root)"
+    message = f"{CHROMIUM} is missing: run `python -m tools.ensure_chromium` (as root)"
     if os.environ.get("CI") == "true":
         pytest.fail(message)
     pytest.skip(message)
