@@ -2,7 +2,8 @@
 #
 #   make book      build the book into _build/html (strict: any warning fails)
 #   make test      lint + the whole test suite (what CI runs)
-#   make lab       JupyterLab on the exercises, with nbgrader's Validate and assignment list
+#   make lab       JupyterLab on a git-ignored copy of the exercises (work/), as a student sees it
+#   make student-kit   dist/roofline-student-kit.zip: what students install (no solutions, no grader)
 #   make release   regenerate exercises/ (student version) from solutions/
 #   make grade SUBMISSIONS=path [OUT=dir] [JOBS=n]   autograde a folder or .zip of submissions
 #   make bench     benchmarks: grader speed-up and roofline measurements, as ratios
@@ -18,7 +19,7 @@ export PATH := $(CURDIR)/$(BIN):$(PATH)
 export PYTHONPATH := $(CURDIR)
 export MPLBACKEND := Agg
 
-.PHONY: setup book test lint format lab release grade bench measure clean lock sandbox
+.PHONY: setup book test lint format lab student-kit release grade bench measure clean lock sandbox
 
 # -- set-up ------------------------------------------------------------------------------
 # Reinstalls only when pyproject.toml or constraints.txt change.
@@ -71,6 +72,9 @@ lab: setup
 # bubblewrap for the grading sandbox and, as root, the user students' kernels run as
 sandbox: $(STAMP)
 	$(BIN)/python -m tools.ensure_sandbox
+
+student-kit: $(STAMP)
+	$(BIN)/python -m tools.student_kit
 
 release: $(STAMP)
 	$(BIN)/python -m roofline_grader.release
