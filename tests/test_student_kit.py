@@ -1,0 +1,385 @@
+"""The student kit (`make student-kit`), installed and used the way its README tells a student.
+
+The fast tests check the pieces: the platform markers, the refusal of anything of the grader, the
+library wheel's contents, and which packages requirements.txt pins. The slow test builds the zip
+with the Makefile's command, unpacks it, runs the README's install command (a fresh venv from this
+Python, ``pip install -r requirements.txt`` from PyPI), and then, in that venv only: imports
+roofline_lib (and not the grader), executes every problem's notebook filled with the model answers
+on the kit's own kernel (Problem 3 must draw its figure), and validates the blank and the filled
+notebooks with nbgrader, as the Validate button does.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import shlex
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+import zipfile
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+from tests.grading.grading_cases import ASSIGNMENTS, solved
+from tools import student_kit
+from tools.student_kit import KitError
+
+ROOT = Path(__file__).resolve().parents[1]
+COURSE_ONLY = ("jupyter-book", "sphinx", "pytest", "ruff", "playwright", "hypothesis")
+"""Packages the course's repository needs and a student does not."""
+SUCCESS = "Success! Your notebook passes all the tests."
+
+
+# ----------------------------------------------------------------------------------------------
+# The pieces
+# ----------------------------------------------------------------------------------------------
+
+
+def test_marker_names_only_the_platforms_that_need_a_package():
+    assert student_kit.where_marker(set(student_kit.PLATFORMS)) is None
+    assert student_kit.where_marker({"Windows"}) == 'sys_platform == "win32"'
+    unix = {"Linux x86-64", "Linux ARM", "macOS ARM", "macOS Intel"}
+    assert student_kit.where_marker(unix) == 'sys_platform == "linux" or sys_platform == "darwin"'
+    assert student_kit.where_marker({"Linux ARM"}) == (
+        '(sys_platform == "linux" and platform_machine == "aarch64")'
+    )
+
+
+def _wheel(files: dict[str, bytes]) -> bytes:
+    data = io.BytesIO()
+    with zipfile.ZipFile(data, "w") as wheel:
+        for name, content in files.items():
+            wheel.writestr(name, content)
+    return data.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("kit/exercises/problem1/problem1.ipynb", b"### BEGIN SOLUTION\nx = 1"),
+        ("kit/exercises/problem1/problem1.ipynb", b"### BEGIN HIDDEN TESTS"),
+        ("kit/solutions/problem1/problem1.ipynb", b"{}"),
+        ("kit/gradebook.db", b""),
+        ("kit/wheels/lib.whl", _wheel({"roofline_grader/hidden.py": b"pass"})),
+        ("kit/wheels/lib.whl", _wheel({"lib/x.py": b"import roofline_grader.hidden"})),
+    ],
+)
+def test_the_kit_refuses_anything_of_the_grader(name, content):
+    files = {"kit/README.md": b"hello", name: content}
+    with pytest.raises(KitError, match="give away the grader"):
+        student_kit.check_contents(files)
+
+
+def test_library_wheel_holds_every_subpackage_and_data_file_and_no_cache(tmp_path):
+    root = tmp_path / "repo"
+    shutil.copytree(ROOT / "roofline_lib", root / "roofline_lib")
+    shutil.copy(ROOT / "pyproject.toml", root)
+    (root / "roofline_lib" / "selfcheck").mkdir(exist_ok=True)
+    (root / "roofline_lib" / "selfcheck" / "__init__.py").touch()
+    (root / "roofline_lib" / "selfcheck" / "kit_test_cases.json").write_text("{}")
+    (root / "roofline_lib" / "selfcheck" / "data").mkdir()
+    (root / "roofline_lib" / "selfcheck" / "data" / "more.json").write_text("[]")
+    (root / "roofline_lib" / "__pycache__").mkdir(exist_ok=True)
+    (root / "roofline_lib" / "__pycache__" / "stale.cpython-311.pyc").write_bytes(b"x")
+    project = student_kit.read_project(root)
+
+    wheel = student_kit.build_library_wheel(root, project, tmp_path / "out")
+
+    assert wheel.name == f"roofline_lib-{project.version}-py3-none-any.whl"
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert "roofline_lib/selfcheck/kit_test_cases.json" in names
+    assert "roofline_lib/selfcheck/data/more.json" in names
+    assert "roofline_lib/measure/__init__.py" in names
+    assert not [n for n in names if "__pycache__" in n or n.startswith("roofline_grader")]
+    metadata = zipfile.ZipFile(wheel).read(f"roofline_lib-{project.version}.dist-info/METADATA")
+    requires = re.findall(r"^Requires-Dist: (.+)$", metadata.decode(), flags=re.MULTILINE)
+    assert sorted(requires) == sorted(project.pins[n] for n in student_kit.LIBRARY_DEPENDENCIES)
+
+
+def test_requirements_pin_the_student_tools_as_constraints_do_and_no_course_tool():
+    project = student_kit.read_project(ROOT)
+    constraints = student_kit.read_constraints(ROOT / "constraints.txt")
+    pins = {
+        canonicalize_name(p.name): p for p in student_kit.student_requirements(project, constraints)
+    }
+    for name in (*student_kit.STUDENT_TOOLS, *student_kit.LIBRARY_DEPENDENCIES):
+        assert pins[canonicalize_name(name)].version == constraints[canonicalize_name(name)]
+        assert pins[canonicalize_name(name)].marker is None
+    assert not [n for n in pins if n.startswith(COURSE_ONLY)]
+    assert "roofline-course" not in pins
+
+
+def test_requirements_refuse_a_pin_that_breaks_a_dependency():
+    project = student_kit.read_project(ROOT)
+    constraints = student_kit.read_constraints(ROOT / "constraints.txt")
+    constraints[canonicalize_name("jupyter-client")] = "99.0"
+    with pytest.raises(KitError, match="jupyter-client"):
+        student_kit.student_requirements(project, constraints)
+
+
+# ----------------------------------------------------------------------------------------------
+# The kit, as a student installs and uses it
+# ----------------------------------------------------------------------------------------------
+
+
+def student_env(home: Path) -> dict[str, str]:
+    """A student's shell: none of make's PYTHONPATH, MPLBACKEND or venv, and Jupyter's and
+    IPython's own folders empty, so that nothing of this machine's set-up is picked up."""
+    repo_bin = str(ROOT / ".venv" / "bin")
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("PYTHON", "JUPYTER", "IPYTHON", "MPL", "VIRTUAL_ENV"))
+    }
+    env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep) if p != repo_bin)
+    for name in ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "IPYTHONDIR"):
+        env[name] = str(home / name.lower())
+    return env
+
+
+def run(command: list[str] | str, cwd: Path, env: dict[str, str], timeout: float = 300):
+    return subprocess.run(
+        command,
+        cwd=cwd,
+        env=env,
+        shell=isinstance(command, str),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+@dataclass
+class Kit:
+    zip: Path
+    folder: Path
+    python: Path
+    env: dict[str, str]
+    install_s: float
+
+
+@pytest.fixture(scope="module")
+def kit(tmp_path_factory) -> Kit:
+    tmp = tmp_path_factory.mktemp("student-kit")
+    out = tmp / "dist" / "roofline-student-kit.zip"
+    build = run(
+        [sys.executable, "-m", "tools.student_kit", "--out", str(out)], ROOT, dict(os.environ)
+    )
+    assert build.returncode == 0, build.stdout + build.stderr
+    assert str(out) in build.stdout
+    unpacked = tmp / "unpacked"
+    with zipfile.ZipFile(out) as archive:
+        archive.extractall(unpacked)
+    folder = unpacked / "roofline-student-kit"
+    env = student_env(tmp / "home")
+
+    # the README's install command, with this test's Python standing for python3.11
+    readme = (folder / "README.md").read_text()
+    (install,) = [
+        line for line in readme.splitlines() if line.startswith("python3.11 -m venv .venv")
+    ]
+    install = shlex.quote(sys.executable) + install.removeprefix("python3.11")
+    started = time.monotonic()
+    result = run(install, folder, env, timeout=600)
+    install_s = time.monotonic() - started
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    size = out.stat().st_size
+    print(f"\nstudent kit: {size / 1024:.0f} KiB zip; README install took {install_s:.0f} s")
+    return Kit(out, folder, folder / ".venv" / "bin" / "python", env, install_s)
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("student-kit")
+def test_the_zip_holds_the_release_the_library_and_nothing_of_the_grader(kit):
+    with zipfile.ZipFile(kit.zip) as archive:
+        names = archive.namelist()
+        files = {name: archive.read(name) for name in names}
+    assert {n.split("/")[0] for n in names} == {"roofline-student-kit"}
+    for name, data in files.items():
+        contents = [data]
+        if name.endswith(".whl"):
+            inner = zipfile.ZipFile(io.BytesIO(data))
+            assert not [n for n in inner.namelist() if n.startswith("roofline_grader")]
+            contents += [inner.read(n) for n in inner.namelist()]
+        for text in (b"BEGIN SOLUTION", b"BEGIN HIDDEN TESTS", b"roofline_grader"):
+            assert not any(text in c for c in contents), f"{name} contains {text!r}"
+        assert "solutions/" not in name and not name.endswith(".db"), name
+    for assignment in ASSIGNMENTS:
+        notebook = f"roofline-student-kit/exercises/{assignment}/{assignment}.ipynb"
+        assert (
+            files[notebook]
+            == (ROOT / "exercises" / assignment / f"{assignment}.ipynb").read_bytes()
+        )
+    for name in ("README.md", "requirements.txt", "start_lab.py"):
+        assert f"roofline-student-kit/{name}" in files
+    assert any(n.startswith("roofline-student-kit/jupyter/") for n in names)
+    (wheel,) = [n for n in names if n.endswith(".whl")]
+    assert re.fullmatch(r"roofline-student-kit/wheels/roofline_lib-[\w.]+-py3-none-any\.whl", wheel)
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("student-kit")
+def test_the_kit_venv_has_the_library_but_not_the_grader(kit):
+    probe = (
+        "import importlib.util, roofline_lib, sys\n"
+        "print(roofline_lib.__file__)\n"
+        "print(importlib.util.find_spec('roofline_grader'))"
+    )
+    result = run([str(kit.python), "-c", probe], kit.folder.parent, kit.env)
+    assert result.returncode == 0, result.stderr
+    library, grader = result.stdout.split()
+    assert Path(library).is_relative_to(kit.folder / ".venv")
+    assert grader == "None"
+    check = run([str(kit.python), "-m", "pip", "check"], kit.folder, kit.env)
+    assert check.returncode == 0, check.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("student-kit")
+def test_requirements_pin_everything_the_kit_venv_installed(kit):
+    pinned = {}
+    for line in (kit.folder / "requirements.txt").read_text().splitlines():
+        if line.startswith(("#", "wheels/")) or not line.strip():
+            continue
+        requirement = Requirement(line)
+        specs = list(requirement.specifier)
+        if specs and (requirement.marker is None or requirement.marker.evaluate()):
+            pinned[canonicalize_name(requirement.name)] = specs[0].version
+    freeze = run([str(kit.python), "-m", "pip", "freeze", "--all"], kit.folder, kit.env).stdout
+    installed = dict(re.findall(r"^([\w.-]+)==([\w.+-]+)$", freeze, flags=re.MULTILINE))
+    installed = {canonicalize_name(k): v for k, v in installed.items()}
+    loose = {"pip", "setuptools", "roofline-lib"}
+    assert {k: v for k, v in installed.items() if k not in loose} == pinned
+
+
+def _with_probe(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    probe = "import sys\nprint('KERNEL-PREFIX', sys.prefix)"
+    nb.cells.append(nbformat.v4.new_code_cell(probe))
+    return nb
+
+
+def _images(nb: nbformat.NotebookNode) -> int:
+    return sum(
+        "image/png" in output.get("data", {})
+        for cell in nb.cells
+        if cell.cell_type == "code"
+        for output in cell.outputs
+    )
+
+
+def _has_figure(assignment: str) -> bool:
+    """Whether the reference solution draws: it uses matplotlib."""
+    nb = nbformat.read(ROOT / "solutions" / assignment / f"{assignment}.ipynb", 4)
+    return any(c.cell_type == "code" and "matplotlib" in c.source for c in nb.cells)
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("student-kit")
+def test_solved_notebooks_run_on_the_kit_kernel_and_draw_their_figures(kit, tmp_path):
+    release = kit.folder / "exercises"
+    for assignment in ASSIGNMENTS:
+        nbformat.write(_with_probe(solved(release, assignment)), tmp_path / f"{assignment}.ipynb")
+    jupyter = kit.folder / ".venv" / "bin" / "jupyter"
+    command = [str(jupyter), "nbconvert", "--to", "notebook", "--execute", "--output-dir"]
+    command += [str(tmp_path / "out"), *(f"{a}.ipynb" for a in ASSIGNMENTS)]
+    result = run(command, tmp_path, kit.env, timeout=600)
+    assert result.returncode == 0, result.stderr[-5000:]
+    figures = [a for a in ASSIGNMENTS if _has_figure(a)]
+    assert "problem3" in figures
+    for assignment in ASSIGNMENTS:
+        nb = nbformat.read(tmp_path / "out" / f"{assignment}.ipynb", 4)
+        printed = "".join(o.get("text", "") for o in nb.cells[-1].outputs)
+        assert f"KERNEL-PREFIX {kit.folder / '.venv'}" in printed, printed
+        if assignment in figures:
+            assert _images(nb) >= 1, f"{assignment} shows no figure"
+
+
+def _validate(kit: Kit, notebook: Path) -> str:
+    nbgrader = kit.folder / ".venv" / "bin" / "nbgrader"
+    result = run([str(nbgrader), "validate", notebook.name], notebook.parent, kit.env)
+    return result.stdout + result.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("student-kit")
+def test_validate_fails_a_blank_notebook_and_passes_the_model_answers(kit, tmp_path):
+    release = kit.folder / "exercises"
+    notebooks = []
+    for assignment in ASSIGNMENTS:
+        blank = tmp_path / "blank" / f"{assignment}.ipynb"
+        blank.parent.mkdir(exist_ok=True)
+        shutil.copy(release / assignment / f"{assignment}.ipynb", blank)
+        filled = tmp_path / "filled" / f"{assignment}.ipynb"
+        filled.parent.mkdir(exist_ok=True)
+        nbformat.write(solved(release, assignment), filled)
+        notebooks += [blank, filled]
+    with ThreadPoolExecutor(2) as pool:
+        outputs = dict(
+            zip(notebooks, pool.map(lambda nb: _validate(kit, nb), notebooks), strict=True)
+        )
+    for notebook, output in outputs.items():
+        if notebook.parent.name == "blank":
+            assert SUCCESS not in output and "Validating" in output, (notebook, output[-2000:])
+            assert re.search(r"VALIDATION FAILED|NotImplementedError", output), output[-2000:]
+        else:
+            assert SUCCESS in output, (notebook, output[-3000:])
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("student-kit")
+def test_the_readme_start_command_copies_the_exercises_and_serves_jupyterlab(kit):
+    readme = (kit.folder / "README.md").read_text()
+    assert ".venv/bin/python start_lab.py" in readme
+    port = _free_port()
+    command = [str(kit.python), "start_lab.py", "--no-browser", f"--port={port}"]
+    server = subprocess.Popen(
+        command, cwd=kit.folder, env=kit.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert server.poll() is None, server.stdout.read().decode()[-3000:]
+            try:
+                url = f"http://127.0.0.1:{port}/api/status"
+                with urllib.request.urlopen(url, timeout=5) as response:
+                    status = response.status
+                break
+            except urllib.error.HTTPError as error:  # it answered, without the token: 403
+                status = error.code
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "JupyterLab did not answer within 60 s"
+                time.sleep(0.5)
+        assert status in (200, 403)
+        for assignment in ASSIGNMENTS:
+            notebook = Path(assignment) / f"{assignment}.ipynb"
+            copied = nbformat.read(kit.folder / "work" / notebook, 4)
+            released = nbformat.read(kit.folder / "exercises" / notebook, 4)
+            assert [c.source for c in copied.cells] == [c.source for c in released.cells]
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        server.stdout.close()
