@@ -2,9 +2,11 @@
 
 nbgrader's ``generate_assignment`` replaces every solution region with ``raise
 NotImplementedError()``, removes the hidden tests, clears outputs and locks the statement and
-check cells. The release is deterministic (cell ids come from the source), so a test can regenerate
-it and compare it with the committed exercises/. The same function, given a gradebook URL, records
-the assignments in a gradebook, which the grader needs before it can autograde.
+check cells; :class:`StudentMetadata` then gives each notebook the metadata JupyterLab writes when a
+student opens it, so that it opens unmodified. The release is deterministic (cell ids come from the
+source, and no metadata depends on the machine), so a test can regenerate it and compare it with the
+committed exercises/. The same function, given a gradebook URL, records the assignments in a
+gradebook, which the grader needs before it can autograde.
 
 Run ``python -m roofline_grader.release [--out DIR]``.
 """
@@ -20,14 +22,48 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from nbformat import NotebookNode, from_dict
 from nbgrader.converters import GenerateAssignment
 from nbgrader.coursedir import CourseDirectory
+from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets.config import Config
 
 from .config import COURSE_ID
 from .course import Course
 
 LOG = logging.getLogger("roofline_grader.nbgrader")
+
+KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+"""The kernel a released notebook names: ipykernel's own spec, as a plain venv and ``make setup``
+install it (JupyterLab rewrites this from the running kernel's spec, display name included)."""
+
+LANGUAGE_INFO = {
+    "codemirror_mode": {"name": "ipython", "version": 3},
+    "file_extension": ".py",
+    "mimetype": "text/x-python",
+    "name": "python",
+    "nbconvert_exporter": "python",
+    "pygments_lexer": "ipython3",
+}
+"""What ipykernel reports as ``language_info`` (``IPythonKernel.language_info``), less ``version``.
+
+JupyterLab 4 replaces a notebook's ``language_info`` with the kernel's as soon as the kernel starts,
+and a notebook whose metadata differs opens marked unsaved. Everything but ``version`` is the same on
+every machine, so the release carries it. ``version`` is the student's exact Python (``3.11.7``): a
+release that named one would be stale on every other patch version and would make the release depend
+on the machine that made it. The student's copy gets it instead: kit/start_lab.py fills it in from
+the Python that runs JupyterLab when it copies a notebook into the student's work folder."""
+
+
+class StudentMetadata(NbGraderPreprocessor):
+    """Set the notebook's ``kernelspec`` and ``language_info`` to :data:`KERNELSPEC` and
+    :data:`LANGUAGE_INFO`, whatever the source notebook says (solutions/ may name another kernel
+    display name or a Python version)."""
+
+    def preprocess(self, nb: NotebookNode, resources: dict) -> tuple[NotebookNode, dict]:
+        nb.metadata["kernelspec"] = from_dict(KERNELSPEC)  # from_dict copies
+        nb.metadata["language_info"] = from_dict(LANGUAGE_INFO)
+        return nb, resources
 
 
 def ensure_scripts_on_path() -> None:
@@ -51,6 +87,8 @@ def generate(course: Course, out: Path, db_url: str | None = None) -> None:
     c.CourseDirectory.release_directory = str(out)
     c.CourseDirectory.assignment_id = "*"
     c.GenerateAssignment.force = True
+    nbgrader_steps = GenerateAssignment.class_traits()["preprocessors"].default()
+    c.GenerateAssignment.preprocessors = [*nbgrader_steps, StudentMetadata]
     if db_url is None:
         c.GenerateAssignment.no_database = True
         c.SaveCells.enabled = False
