@@ -4,7 +4,7 @@
 #   make test      lint + the whole test suite (what CI runs)
 #   make lab       JupyterLab on a git-ignored copy of the exercises (work/), as a student sees it
 #   make student-kit   dist/roofline-student-kit.zip: what students install (no solutions, no grader)
-#   make release   regenerate exercises/ (student version) from solutions/
+#   make release   regenerate exercises/ (student version) from solutions/, and the visible checks
 #   make grade SUBMISSIONS=path [OUT=dir] [JOBS=n]   autograde a folder or .zip of submissions
 #   make bench     benchmarks: grader speed-up and roofline measurements, as ratios
 #   make measure   measure this machine's roofline (peak, bandwidth, matmul sweep)
@@ -26,8 +26,7 @@ export MPLBACKEND := Agg
 $(STAMP): pyproject.toml constraints.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[test]'
-	$(BIN)/python -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (roofline course)" >/dev/null
-	$(BIN)/jupyter labextension disable --level=sys_prefix nbgrader:formgrader nbgrader:create-assignment >/dev/null 2>&1 || true
+	$(BIN)/python -m ipykernel install --sys-prefix --name python3 >/dev/null
 	touch $@
 
 setup: $(STAMP) $(STATIC_STAMP)
@@ -65,9 +64,7 @@ test: setup lint sandbox
 # -- students and instructors ----------------------------------------------------------------
 lab: setup
 	$(BIN)/python -m roofline_grader.lab
-	cd exercises && JUPYTER_CONFIG_PATH=$(CURDIR) $(CURDIR)/$(BIN)/jupyter lab \
-	  --ServerApp.jpserver_extensions nbgrader.server_extensions.formgrader=False \
-	  $(if $(filter 0,$(shell id -u)),--allow-root)
+	$(BIN)/python kit/start_lab.py --exercises exercises --work work --course-config "$(CURDIR)"
 
 # bubblewrap for the grading sandbox and, as root, the user students' kernels run as
 sandbox: $(STAMP)
@@ -77,6 +74,7 @@ student-kit: $(STAMP)
 	$(BIN)/python -m tools.student_kit
 
 release: $(STAMP)
+	$(BIN)/python -m roofline_grader.checks.visible
 	$(BIN)/python -m roofline_grader.release
 
 grade: $(STAMP) sandbox
