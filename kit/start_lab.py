@@ -102,8 +102,8 @@ def match_this_kernel(notebook: Path) -> None:
     """Fill in the metadata JupyterLab rewrites from the running kernel as soon as it starts.
 
     The release carries all of ipykernel's ``language_info`` except ``version``, the exact Python
-    version (see roofline_grader/release.py); ipykernel reports ``sys.version.split()[0]`` of the
-    Python it runs on, which is this one (JupyterLab starts from it). The ``kernelspec`` display
+    version, which differs from machine to machine; ipykernel reports ``sys.version.split()[0]`` of
+    the Python it runs on, which is this one (JupyterLab starts from it). The ``kernelspec`` display
     name is the installed kernel's, in case it differs from the release's (an older ``make setup``
     installed a "Python 3 (roofline course)" kernel). The notebook is written as nbformat writes
     it; one that is not valid JSON is left alone.
