@@ -126,18 +126,21 @@ def _row(
         findings = result.get("verdicts", {}).get(gid, {}).get("findings", [])
         if not findings:
             findings = [{"label": "the part's checks", "passed": bool(score), "hint": ""}]
-        checks = "".join(
-            f'<li class="pass">✓ {_clean(f["label"])}</li>'
-            if f["passed"]
-            else f'<li class="fail">✗ {_clean(f["label"])}: {_clean(f["hint"])}</li>'
-            for f in findings
-        )
+        checks = "".join(_finding(f) for f in findings)
         if grade.get("manual"):
             checks += "<li>score adjusted by hand</li>"
     return (
         f'<tr><td>{_clean(title)}</td><td class="points">{fmt(score) or "–"} / {fmt(points)}</td>'
         f"<td><ul>{checks}</ul></td></tr>"
     )
+
+
+def _finding(finding: Mapping[str, Any]) -> str:
+    """A check as a list item: ✓ with its note (follow-through), or ✗ with its hint."""
+    label, hint = _clean(finding["label"]), _clean(finding.get("hint", ""))
+    if finding["passed"]:
+        return f'<li class="pass">✓ {label}' + (f" ({hint})" if hint else "") + "</li>"
+    return f'<li class="fail">✗ {label}: {hint}</li>'
 
 
 MAX_NAME_BYTES = 255

@@ -9,16 +9,28 @@ A hidden test has two halves that run in different processes:
 
 Only plain data crosses between the two (JSON: numbers, lists, strings), so an answer can never
 be an object whose comparisons always succeed, and the references are computed in a process the
-student's code never ran in. A finding's hint says in words what was expected, never the
+student's code never ran in. A finding's hint names the concept and the likely mistake, never the
 reference numbers.
+
+**Follow-through.** A part that reuses earlier parts (intensity = ops / bytes) also probes the
+student's own earlier functions on the same inputs. An answer that is wrong, but right for the
+student's own earlier answers, passes with a note "carried forward from part (a)" (:class:`Carried`):
+one mistake costs the part where it was made, not every part after it.
+
+**Visible checks** (:mod:`roofline_lib.selfcheck`, what a student runs) come from the same place:
+a check's ``visible_calls`` are hand-workable inputs, and :func:`expectations` runs ``verify`` on
+them without answers to record what it would expect and which mistakes it knows, with their hints.
+``roofline_grader.checks.visible`` writes that down for the student's kernel.
 """
 
 from __future__ import annotations
 
+import contextvars
 import hashlib
 import math
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,12 +54,15 @@ class Probe:
         calls: argument tuples to call ``name`` with; ``None`` reads the value of ``name`` itself.
             A list argument is passed as a numpy array, and the answer must then be an array of
             the broadcast shape.
+        budget_s: seconds the calls may take before the kernel gives up on them (follow-through
+            probes: an earlier function that hangs must not take a later part down with it).
     """
 
     key: str
     name: str
     kind: str = "number"
     calls: tuple[tuple[Any, ...], ...] | None = None
+    budget_s: float | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -55,16 +70,19 @@ class Probe:
 
     def to_json(self) -> dict[str, Any]:
         calls = None if self.calls is None else [list(args) for args in self.calls]
-        return {"key": self.key, "name": self.name, "kind": self.kind, "calls": calls}
+        data = {"key": self.key, "name": self.name, "kind": self.kind, "calls": calls}
+        return data if self.budget_s is None else {**data, "budget_s": self.budget_s}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Probe:
         calls = data.get("calls")
+        budget = data.get("budget_s")
         return cls(
             key=str(data["key"]),
             name=str(data["name"]),
             kind=str(data["kind"]),
             calls=None if calls is None else tuple(tuple(args) for args in calls),
+            budget_s=None if budget is None else float(budget),
         )
 
 
@@ -74,7 +92,10 @@ Plan = Mapping[str, Probe]
 
 @dataclass(frozen=True)
 class Finding:
-    """One check's outcome: what was checked, whether it passed, and a hint in words."""
+    """One check's outcome: what was checked, whether it passed, and a hint in words.
+
+    A failed finding's hint says what to fix; a passed one may carry a note (follow-through).
+    """
 
     label: str
     passed: bool
@@ -89,11 +110,65 @@ class Finding:
 
 
 @dataclass(frozen=True)
+class Relation:
+    """A visible check relating two expressions, evaluated in the student's kernel.
+
+    Both are Python over the notebook's names (the student's own functions and values, and the
+    problem's givens). With ``holds`` they must be equal (``critical_batch_small`` equals
+    ``critical_batch_limit(PEAK, BW)``; ``intensity_limit(4)`` equals ``arithmetic_intensity(4,
+    10**9, 10**9)``); without, equality is the mistake ``hint`` names (``dense_bf16_flops_per_s``
+    equal to the datasheet's sparse headline). A relation never states an answer itself.
+    """
+
+    name: str
+    expression: str
+    hint: str
+    holds: bool = True
+
+
+@dataclass(frozen=True)
+class Holds:
+    """A visible check that a True/False expression over the notebook's names is True, about the
+    answer ``name`` (``math.isinf(N) or not is_memory_bound(N, 128)``)."""
+
+    name: str
+    expression: str
+    hint: str
+
+
+@dataclass(frozen=True)
+class Within:
+    """A visible check that a named value lies in a closed range; either end may be a number or an
+    expression over the notebook's names (``arithmetic_intensity(1000, 512, 512)``)."""
+
+    name: str
+    low: float | str
+    high: float | str
+    hint: str
+
+
+@dataclass(frozen=True)
 class Check:
-    """A hidden test: how to choose the probes, and how to judge the answers."""
+    """A hidden test: how to choose the probes, and how to judge the answers.
+
+    Attributes:
+        plan: the hidden probes, from a seeded random generator.
+        verify: the verdict on the answers to a plan.
+        visible_calls: the visible checks' probes: calls with inputs a student can work out by
+            hand, judged with ``verify``'s own references and mistakes (:func:`expectations`). It
+            holds every key ``verify`` reads; its value probes are not shown (that would give
+            the answer away).
+        visible_values: visible checks on named values (:class:`Relation`, :class:`Holds`,
+            :class:`Within`).
+        not_shown: names whose visible calls would give the answer away (a limit such as
+            ``intensity_limit(4)``); they are checked with a relation instead.
+    """
 
     plan: Callable[[random.Random], Sequence[Probe]]
     verify: Callable[[Plan, Answers], list[Finding]]
+    visible_calls: tuple[Probe, ...] = ()
+    visible_values: tuple[Relation | Holds | Within, ...] = ()
+    not_shown: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -188,6 +263,67 @@ def all_close(got: Sequence[Any], want: Sequence[float], rtol: float = RTOL) -> 
     return len(got) == len(want) and all(close(g, w, rtol) for g, w in zip(got, want, strict=True))
 
 
+@dataclass(frozen=True)
+class Carried:
+    """What an answer would be if computed right from the student's own earlier answers.
+
+    Attributes:
+        values: one per value the probe returns (flattened), or None when the earlier answers
+            could not be read (then nothing is carried).
+        source: where the earlier answers are, e.g. "part (a)".
+    """
+
+    values: Sequence[Any] | None
+    source: str
+
+
+def carried_note(source: str) -> str:
+    return (
+        f"carried forward from {source}: right for your own answers there, which are marked "
+        "where they were made"
+    )
+
+
+@dataclass(frozen=True)
+class Expected:
+    """What a comparison expects of one probe: references, the hint, and known mistakes."""
+
+    probe: Probe
+    values: tuple[Any, ...]
+    hint: str
+    mistakes: tuple[tuple[str, tuple[float, ...]], ...] = ()
+    rtol: float = RTOL
+
+
+_RECORDING: contextvars.ContextVar[list[Expected] | None] = contextvars.ContextVar(
+    "_RECORDING", default=None
+)
+
+
+@contextmanager
+def _recording() -> Iterator[list[Expected]]:
+    record: list[Expected] = []
+    token = _RECORDING.set(record)
+    try:
+        yield record
+    finally:
+        _RECORDING.reset(token)
+
+
+def expectations(check: Check, plan: Plan) -> list[Expected]:
+    """What ``check.verify`` expects on ``plan``: it runs with no answers and records every
+    comparison it would make (references, hint, the values of known mistakes)."""
+    with _recording() as record:
+        check.verify(plan, {})
+    return record
+
+
+def _record(expected: Expected) -> None:
+    record = _RECORDING.get()
+    if record is not None:
+        record.append(expected)
+
+
 def compare(
     label: str,
     probe: Probe,
@@ -196,21 +332,35 @@ def compare(
     hint: str,
     misconceptions: Sequence[tuple[str, Sequence[float]]] = (),
     rtol: float = RTOL,
+    carried: Carry = None,
 ) -> Finding:
     """Compare a probe's answers with reference values.
 
-    On failure the hint is the first misconception the answers match exactly (a known wrong
-    formula, with its own explanation), else a note that the answer ignores its inputs, else
-    ``hint``.
+    An answer that matches ``carried`` (right for the student's own earlier answers, which are
+    themselves wrong) passes with a note. On failure the hint is the first misconception the
+    answers match exactly (a known wrong formula, with its own explanation), else a note that the
+    answer ignores its inputs, else ``hint``.
     """
+    expected = [float(x) for x in expected]
+    _record(
+        Expected(
+            probe,
+            tuple(expected),
+            hint,
+            tuple((h, tuple(float(v) for v in values)) for h, values in misconceptions),
+            rtol,
+        )
+    )
     got, why = answer_values(answers, probe.key, probe.name)
     if got is None:
         return Finding(label, False, why)
-    expected = [float(x) for x in expected]
     if len(got) != len(expected):
         return Finding(label, False, f"{probe.name} returned the wrong number of values")
     if all_close(got, expected, rtol):
         return Finding(label, True)
+    for option in _options(carried):
+        if _carries(got, expected, option, all_close, rtol):
+            return Finding(label, True, carried_note(option.source))
     for mis_hint, values in misconceptions:
         if all_close(got, [float(v) for v in values], rtol):
             return Finding(label, False, mis_hint)
@@ -223,10 +373,37 @@ def compare(
     return Finding(label, False, hint)
 
 
+Carry = Carried | Sequence[Carried] | None
+"""What an answer may be carried forward from: nothing, one source, or alternatives."""
+
+
+def _options(carried: Carry) -> tuple[Carried, ...]:
+    if carried is None:
+        return ()
+    return (carried,) if isinstance(carried, Carried) else tuple(carried)
+
+
+def _carries(got: Sequence[Any], expected: Sequence[Any], carried: Carried | None, same, *rest):
+    """Whether ``got`` is what the student's own (wrong) earlier answers lead to."""
+    if carried is None or carried.values is None or len(carried.values) != len(expected):
+        return False
+    return same(got, carried.values, *rest) and not same(carried.values, expected, *rest)
+
+
+def _same_bools(got: Sequence[Any], want: Sequence[bool | None]) -> bool:
+    return all(w is None or g == w for g, w in zip(got, want, strict=True))
+
+
 def compare_bools(
-    label: str, probe: Probe, answers: Answers, expected: Sequence[bool | None], hint: str
+    label: str,
+    probe: Probe,
+    answers: Answers,
+    expected: Sequence[bool | None],
+    hint: str,
+    carried: Carry = None,
 ) -> Finding:
     """Compare True/False answers; an expected ``None`` (too close to call) is not checked."""
+    _record(Expected(probe, tuple(expected), hint))
     got, why = answer_values(answers, probe.key, probe.name)
     if got is None:
         return Finding(label, False, why)
@@ -234,18 +411,54 @@ def compare_bools(
         return Finding(label, False, f"{probe.name} returned the wrong number of values")
     if any(not isinstance(g, bool) for g in got):
         return Finding(label, False, f"{probe.name} should return True or False")
-    ok = all(w is None or g == w for g, w in zip(got, expected, strict=True))
-    return Finding(label, ok, "" if ok else hint)
+    if _same_bools(got, expected):
+        return Finding(label, True)
+    for option in _options(carried):
+        if _carries(got, expected, option, _same_bools):
+            return Finding(label, True, carried_note(option.source))
+    return Finding(label, False, hint)
 
 
-def value_probe(name: str) -> Probe:
+def own_values(answers: Answers, key: str) -> list[Any] | None:
+    """The values the student's own function returned for a dependency probe, or None."""
+    values, _ = answer_values(answers, key, key)
+    if values is None or any(isinstance(v, bool) or not isinstance(v, int | float) for v in values):
+        return None
+    return values
+
+
+def ratio(numerator: float, denominator: float) -> float:
+    """numerator / denominator, NaN (never close to anything) where it is undefined."""
+    try:
+        return numerator / denominator
+    except ZeroDivisionError:
+        return math.nan
+
+
+def value_probe(name: str, key: str | None = None) -> Probe:
     """A probe that reads a named value."""
-    return Probe(key=name, name=name, kind="number")
+    return Probe(key=key or name, name=name, kind="number")
 
 
-def call_probe(name: str, calls: Sequence[tuple[Any, ...]], kind: str = "number") -> Probe:
+def call_probe(
+    name: str, calls: Sequence[tuple[Any, ...]], kind: str = "number", key: str | None = None
+) -> Probe:
     """A probe that calls a function of the student's with each argument tuple."""
-    return Probe(key=name, name=name, kind=kind, calls=tuple(tuple(c) for c in calls))
+    return Probe(key=key or name, name=name, kind=kind, calls=tuple(tuple(c) for c in calls))
+
+
+OWN_BUDGET_S = 2.0
+"""Seconds a follow-through probe may take (the student's earlier function on a dozen inputs)."""
+
+
+def own_probe(name: str, calls: Sequence[tuple[Any, ...]], key: str | None = None) -> Probe:
+    """A probe of an earlier part's function on a later part's inputs, for follow-through."""
+    return Probe(
+        key=key or f"own:{name}",
+        name=name,
+        calls=tuple(tuple(c) for c in calls),
+        budget_s=OWN_BUDGET_S,
+    )
 
 
 def shapes_of(probe: Probe) -> list[tuple[Any, ...]]:

@@ -3,6 +3,9 @@
 Givens (chapter.PROBLEM_1): HBM 8.1e11 bytes/s, 3.94e14 int8 OP/s. References:
 ``roofline_lib.matmul(B, D, F, "int8")``, ``matmul_small_batch`` for the B ≪ D, F limit and
 ``roofline_lib.estimate`` for the times.
+
+Follow-through: (c) is checked against the student's own ``ops`` and bytes, (d) against their own
+``ops`` and bytes, (e) against their own ``t_math`` and ``t_comms``.
 """
 
 from __future__ import annotations
@@ -11,19 +14,53 @@ import random
 
 from roofline_lib import chapter, estimate, matmul, matmul_small_batch
 
-from .base import Answers, Check, Finding, Part, Plan, call_probe, compare, log_int, matmul_shapes
+from .base import (
+    Answers,
+    Carried,
+    Check,
+    Finding,
+    Part,
+    Plan,
+    Relation,
+    call_probe,
+    compare,
+    log_int,
+    matmul_shapes,
+    own_probe,
+    own_values,
+    ratio,
+)
 
 GIVENS = chapter.PROBLEM_1
 PEAK = GIVENS.peak_flops_per_s
 BANDWIDTH = GIVENS.hbm_bandwidth_bytes_per_s
 
 
-def _shapes_plan(*names: str):
+HAND = ((2, 3, 4),)
+"""The visible checks' shape: B = 2, D = 3, F = 4, small enough to count by hand (and to tell
+every known mistake apart)."""
+LIMIT_D_PER_B = 10**12
+"""The student's own intensity at D = F = 10¹²·B stands for its B ≪ D, F limit (within 10⁻¹¹)."""
+
+
+def _shapes_plan(*names: str, own: tuple[str, ...] = ()):
     def plan(rng: random.Random):
         shapes = matmul_shapes(rng)
-        return [call_probe(name, shapes) for name in names]
+        return [call_probe(name, shapes) for name in names] + [own_probe(n, shapes) for n in own]
 
     return plan
+
+
+def _hand(*names: str, own: tuple[str, ...] = ()) -> tuple:
+    return tuple(call_probe(name, HAND) for name in names) + tuple(own_probe(n, HAND) for n in own)
+
+
+def _carried(answers: Answers, source: str, combine, *keys: str) -> Carried:
+    """What the student's own answers under ``keys`` give, combined call by call."""
+    own = [own_values(answers, f"own:{key}") for key in keys]
+    if any(values is None for values in own):
+        return Carried(None, source)
+    return Carried([combine(*values) for values in zip(*own, strict=True)], source)
 
 
 def _costs(plan: Plan, key: str):
@@ -90,15 +127,26 @@ def _verify_ops(plan: Plan, answers: Answers) -> list[Finding]:
     ]
 
 
+def _intensity_probes(shapes, batches) -> list:
+    limit_shapes = [(b, float(LIMIT_D_PER_B * b), float(LIMIT_D_PER_B * b)) for (b,) in batches]
+    return [
+        call_probe("arithmetic_intensity", shapes),
+        call_probe("intensity_limit", batches),
+        *(own_probe(name, shapes) for name in ("ops", "bytes_loaded", "bytes_written")),
+        own_probe("arithmetic_intensity", limit_shapes, key="own:intensity_at_limit"),
+    ]
+
+
 def _plan_intensity(rng: random.Random):
     shapes = matmul_shapes(rng)
     batches = [(1,), (7,), *((log_int(rng, 1, 100000),) for _ in range(6))]
-    return [call_probe("arithmetic_intensity", shapes), call_probe("intensity_limit", batches)]
+    return _intensity_probes(shapes, batches)
 
 
 def _verify_intensity(plan: Plan, answers: Answers) -> list[Finding]:
     costs = _costs(plan, "arithmetic_intensity")
     batches = [b for (b,) in plan["intensity_limit"].calls]
+    own_limit = own_values(answers, "own:intensity_at_limit")
     return [
         compare(
             "arithmetic_intensity(B, D, F) on unseen shapes",
@@ -116,6 +164,9 @@ def _verify_intensity(plan: Plan, answers: Answers) -> list[Finding]:
                     [B * D * F / (B * D + D * F + B * F) for (B, D, F), _ in costs],
                 ),
             ],
+            carried=_carried(
+                answers, "parts (a) and (b)", lambda o, l, w: ratio(o, l + w), "ops", *BYTES
+            ),
         ),
         compare(
             "intensity_limit(B), the B ≪ D, F limit",
@@ -123,9 +174,13 @@ def _verify_intensity(plan: Plan, answers: Answers) -> list[Finding]:
             answers,
             [matmul_small_batch(b, 1, 1, "int8").arithmetic_intensity for b in batches],
             "when B ≪ D, F only the weights' D·F bytes matter: divide the OPs by them",
-            [("with one-byte weights the limit is twice B, not B", batches)],
+            [("count 2 OPs per multiply-add, over one byte per weight", batches)],
+            carried=Carried(own_limit, "your arithmetic_intensity"),
         ),
     ]
+
+
+BYTES = ("bytes_loaded", "bytes_written")
 
 
 def _estimates(plan: Plan, key: str):
@@ -155,6 +210,7 @@ def _verify_times(plan: Plan, answers: Answers) -> list[Finding]:
                     [B * D * F / PEAK for (B, D, F), _ in est],
                 ),
             ],
+            carried=_carried(answers, "part (b)", lambda o: o / PEAK, "ops"),
         ),
         compare(
             "t_comms(B, D, F) on unseen shapes",
@@ -166,10 +222,22 @@ def _verify_times(plan: Plan, answers: Answers) -> list[Finding]:
                 (
                     "T_comms should include the bytes written as well as the bytes loaded",
                     [(B * D + D * F) / BANDWIDTH for (B, D, F), _ in est],
-                )
+                ),
+                (
+                    "T_comms is bytes divided by the bandwidth in bytes/s, not multiplied by it",
+                    [(B * D + D * F + B * F) * BANDWIDTH for (B, D, F), _ in est],
+                ),
             ],
+            carried=_carried(answers, "part (a)", lambda l, w: (l + w) / BANDWIDTH, *BYTES),
         ),
     ]
+
+
+TIMES = ("t_math", "t_comms")
+FASTER_HINT = (
+    "with perfect overlap the runtime cannot be shorter than either time: the one that takes "
+    "longer sets it"
+)
 
 
 def _verify_bounds(plan: Plan, answers: Answers) -> list[Finding]:
@@ -177,7 +245,8 @@ def _verify_bounds(plan: Plan, answers: Answers) -> list[Finding]:
     lower = [e.lower_bound_s for _, e in est]
     upper = [e.upper_bound_s for _, e in est]
     swapped = (
-        "the lower bound assumes perfect overlap, max(T_math, T_comms); the upper none, their sum"
+        "the lower bound is the case of perfect overlap and the upper bound the case of none: "
+        "the two are swapped"
     )
     return [
         compare(
@@ -185,16 +254,25 @@ def _verify_bounds(plan: Plan, answers: Answers) -> list[Finding]:
             plan["runtime_lower_bound"],
             answers,
             lower,
-            "with perfect overlap the runtime is the larger of T_math and T_comms",
-            [(swapped, upper)],
+            "with perfect overlap, compute and memory traffic run at the same time: the runtime "
+            "is set by whichever takes longer",
+            [
+                (swapped, upper),
+                (
+                    FASTER_HINT,
+                    [e.t_math_s if e.t_math_s < e.t_comms_s else e.t_comms_s for _, e in est],
+                ),
+            ],
+            carried=_carried(answers, "part (d)", max, *TIMES),
         ),
         compare(
             "runtime_upper_bound(B, D, F) on unseen shapes",
             plan["runtime_upper_bound"],
             answers,
             upper,
-            "with no overlap at all the runtime is T_math plus T_comms",
+            "with no overlap at all, compute and memory traffic take turns",
             [(swapped, lower)],
+            carried=_carried(answers, "part (d)", lambda m, c: m + c, *TIMES),
         ),
     ]
 
@@ -205,28 +283,59 @@ PARTS = (
         "problem1",
         "a",
         "bytes loaded and written",
-        Check(_shapes_plan("bytes_loaded", "bytes_written"), _verify_bytes),
+        Check(
+            _shapes_plan(*BYTES),
+            _verify_bytes,
+            visible_calls=_hand(*BYTES),
+        ),
     ),
-    Part("p1b_ops", "problem1", "b", "operations", Check(_shapes_plan("ops"), _verify_ops)),
+    Part(
+        "p1b_ops",
+        "problem1",
+        "b",
+        "operations",
+        Check(_shapes_plan("ops"), _verify_ops, visible_calls=_hand("ops")),
+    ),
     Part(
         "p1c_intensity",
         "problem1",
         "c",
         "arithmetic intensity and its B ≪ D, F limit",
-        Check(_plan_intensity, _verify_intensity),
+        Check(
+            _plan_intensity,
+            _verify_intensity,
+            visible_calls=tuple(_intensity_probes(list(HAND), [(4,)])),
+            visible_values=(
+                Relation(
+                    "intensity_limit(4)",
+                    "arithmetic_intensity(4, 10**9, 10**9)",
+                    "intensity_limit(B) is what your arithmetic_intensity(B, D, F) approaches when "
+                    "D and F are huge: let them grow and keep what remains",
+                ),
+            ),
+            not_shown=("intensity_limit",),
+        ),
     ),
     Part(
         "p1d_times",
         "problem1",
         "d",
         "T_math and T_comms",
-        Check(_shapes_plan("t_math", "t_comms"), _verify_times),
+        Check(
+            _shapes_plan(*TIMES, own=("ops", *BYTES)),
+            _verify_times,
+            visible_calls=_hand(*TIMES, own=("ops", *BYTES)),
+        ),
     ),
     Part(
         "p1e_bounds",
         "problem1",
         "e",
         "lower and upper bounds on the runtime",
-        Check(_shapes_plan("runtime_lower_bound", "runtime_upper_bound"), _verify_bounds),
+        Check(
+            _shapes_plan("runtime_lower_bound", "runtime_upper_bound", own=TIMES),
+            _verify_bounds,
+            visible_calls=_hand("runtime_lower_bound", "runtime_upper_bound", own=TIMES),
+        ),
     ),
 )

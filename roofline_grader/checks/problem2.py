@@ -18,6 +18,7 @@ from .base import (
     Finding,
     Part,
     Plan,
+    Relation,
     call_probe,
     compare,
     log_int,
@@ -54,8 +55,8 @@ def _plan_limit(rng: random.Random):
 def _verify_limit(plan: Plan, answers: Answers) -> list[Finding]:
     chips = plan["critical_batch_limit"].calls
     limit_hint = (
-        "the weights are int8, one byte each: when B ≪ D, F the intensity is 2·B·D·F FLOPs over "
-        "D·F bytes, so the critical batch is half the critical intensity"
+        "the weights are int8, one byte per element, not two as in a bf16 matmul: count the "
+        "weights' bytes at that size"
     )
     return [
         compare(
@@ -71,8 +72,8 @@ def _verify_limit(plan: Plan, answers: Answers) -> list[Finding]:
             plan["critical_batch_limit"],
             answers,
             [critical_batch_size(_chip(p, w), "w8a16") for p, w in chips],
-            "the critical intensity is peak FLOP/s over bandwidth; with int8 weights the B ≪ D, F "
-            "intensity is 2B",
+            "find the batch at which the B ≪ D, F intensity (FLOPs over the weights' bytes) "
+            "reaches the critical intensity, peak FLOP/s over bandwidth",
             [(limit_hint, [p / w for p, w in chips])],
         ),
     ]
@@ -90,7 +91,7 @@ def _verify_exact(plan: Plan, answers: Answers) -> list[Finding]:
     raw = [I_STAR * D * F / (2 * D * F - 2 * I_STAR * (D + F)) for D, F in shapes]
     approx = (
         "use exact bytes: the activations X[B, D] and the output Z[B, F] (bf16, two bytes each) "
-        "count too"
+        "count too, not only the weights"
     )
     return [
         compare(
@@ -98,7 +99,8 @@ def _verify_exact(plan: Plan, answers: Answers) -> list[Finding]:
             plan["critical_batch_4096"],
             answers,
             [critical_batch_size(CHIP, "w8a16", D=4096, F=4096)],
-            "solve 2·B·D·F / (bytes of X, Y and Z) = peak / bandwidth for B, with D = F = 4096",
+            "count every byte of X, Y and Z and solve intensity = critical intensity for B, with "
+            "D = F = 4096",
             [(approx, [critical_batch_size(CHIP, "w8a16")])],
         ),
         compare(
@@ -106,13 +108,13 @@ def _verify_exact(plan: Plan, answers: Answers) -> list[Finding]:
             plan["critical_batch"],
             answers,
             exact,
-            "set 2·B·D·F = I*·(2·B·D + D·F + 2·B·F) with I* = peak / bandwidth and solve for B; "
-            "return math.inf where no batch size is enough",
+            "count every byte of X, Y and Z at its own size and solve intensity = critical "
+            "intensity for B; mind the shapes for which no batch size is enough",
             [
                 (approx, [critical_batch_size(CHIP, "w8a16")] * len(shapes)),
                 (
-                    "when 2·D·F ≤ 2·I*·(D + F) the matmul is memory-bound at every batch size: "
-                    "return math.inf there instead of a negative number",
+                    "for some shapes the matmul is memory-bound at every batch size and solving "
+                    "gives a negative or infinite B: the statement says what to return then",
                     raw,
                 ),
             ],
@@ -126,13 +128,41 @@ PARTS = (
         "problem2",
         "a",
         "critical batch size when B ≪ D, F",
-        Check(_plan_limit, _verify_limit),
+        Check(
+            _plan_limit,
+            _verify_limit,
+            visible_calls=(
+                value_probe("critical_batch_small"),
+                call_probe("critical_batch_limit", [(4e14, 1e12)]),
+            ),
+            visible_values=(
+                Relation(
+                    "critical_batch_small",
+                    "critical_batch_limit(PEAK_BF16_FLOPS_PER_S, HBM_BYTES_PER_S)",
+                    "set critical_batch_small with your critical_batch_limit at this problem's chip",
+                ),
+            ),
+        ),
     ),
     Part(
         "p2b_exact",
         "problem2",
         "b",
         "exact critical batch size for given D and F",
-        Check(_plan_exact, _verify_exact),
+        Check(
+            _plan_exact,
+            _verify_exact,
+            visible_calls=(
+                value_probe("critical_batch_4096"),
+                call_probe("critical_batch", [(8192, 8192), (128, 128)]),
+            ),
+            visible_values=(
+                Relation(
+                    "critical_batch_4096",
+                    "critical_batch(4096, 4096)",
+                    "set critical_batch_4096 with your critical_batch at D = F = 4096",
+                ),
+            ),
+        ),
     ),
 )

@@ -61,8 +61,8 @@ def _verify_function(plan: Plan, answers: Answers) -> list[Finding]:
                     np.minimum(PEAK, 2 * B * BANDWIDTH).tolist(),
                 ),
                 (
-                    "achievable FLOP/s can never exceed the peak: take the smaller of the peak and "
-                    "intensity × bandwidth",
+                    "achievable FLOP/s can never exceed the peak: a compute-bound matmul runs at "
+                    "the peak, not faster",
                     (2 * B * D * F / exact_bytes * BANDWIDTH).tolist(),
                 ),
                 (
@@ -163,7 +163,15 @@ PARTS = (
         "problem3",
         "a",
         "achievable FLOP/s as a function of B, D and F",
-        Check(_plan_function, _verify_function),
+        Check(
+            _plan_function,
+            _verify_function,
+            visible_calls=(
+                call_probe(
+                    "achievable_flops_per_s", [(1, 1, 1), (10**6, 4096, 4096), ([1, 10**6], 1, 1)]
+                ),
+            ),
+        ),
     ),
     Part(
         "p3b_curves",

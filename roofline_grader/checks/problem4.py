@@ -7,19 +7,25 @@ batching does not help, is a written answer graded by hand.
 
 from __future__ import annotations
 
+import math
 import random
 
 from roofline_lib import batched_matmul
 
 from .base import (
     Answers,
+    Carried,
     Check,
     Finding,
     Part,
     Plan,
+    Within,
     call_probe,
     compare,
     matmul_shapes,
+    own_probe,
+    own_values,
+    ratio,
     value_probe,
 )
 
@@ -68,7 +74,20 @@ def _verify_costs(plan: Plan, answers: Answers) -> list[Finding]:
 
 
 def _plan_intensity(rng: random.Random):
-    return [call_probe("arithmetic_intensity", matmul_shapes(rng)), value_probe("intensity_bound")]
+    shapes = matmul_shapes(rng)
+    return [
+        call_probe("arithmetic_intensity", shapes),
+        *(own_probe(name, shapes) for name in ("ops", "bytes_moved")),
+        value_probe("intensity_bound"),
+    ]
+
+
+def _carried(answers: Answers) -> Carried:
+    """ops / bytes_moved of the student's own part (a)."""
+    ops, moved = own_values(answers, "own:ops"), own_values(answers, "own:bytes_moved")
+    if ops is None or moved is None:
+        return Carried(None, "part (a)")
+    return Carried([ratio(o, m) for o, m in zip(ops, moved, strict=True)], "part (a)")
 
 
 def _verify_intensity(plan: Plan, answers: Answers) -> list[Finding]:
@@ -86,17 +105,22 @@ def _verify_intensity(plan: Plan, answers: Answers) -> list[Finding]:
                     [2 * B * D * F / (B * D + D * F + B * F) for (B, D, F), _ in costs],
                 )
             ],
+            carried=_carried(answers),
         ),
         compare(
             "intensity_bound, the most intensity any B, D, F can reach",
             plan["intensity_bound"],
             answers,
             [batched_matmul(1, LARGE, LARGE, "int8").arithmetic_intensity],
-            "the intensity does not depend on B; let D and F grow large",
+            "the bound is the least number the intensity never exceeds: see how it depends on B, "
+            "then let D and F grow large",
             rtol=1e-6,
         ),
     ]
 
+
+HAND = ((2, 3, 4),)
+"""The visible checks' shape: B = 2, D = 3, F = 4, small enough to count by hand."""
 
 PARTS = (
     Part(
@@ -104,14 +128,34 @@ PARTS = (
         "problem4",
         "a",
         "bytes moved and operations",
-        Check(_plan_costs, _verify_costs),
+        Check(
+            _plan_costs,
+            _verify_costs,
+            visible_calls=(call_probe("bytes_moved", HAND), call_probe("ops", HAND)),
+        ),
     ),
     Part(
         "p4b_intensity",
         "problem4",
         "b",
         "arithmetic intensity and its bound",
-        Check(_plan_intensity, _verify_intensity),
+        Check(
+            _plan_intensity,
+            _verify_intensity,
+            visible_calls=(
+                call_probe("arithmetic_intensity", HAND),
+                *(own_probe(name, HAND) for name in ("ops", "bytes_moved")),
+                value_probe("intensity_bound"),
+            ),
+            visible_values=(
+                Within(
+                    "intensity_bound",
+                    "arithmetic_intensity(1000, 512, 512)",
+                    math.inf,
+                    "the bound is never below an intensity your function gives",
+                ),
+            ),
+        ),
     ),
     Part("p4c_why", "problem4", "c", "why batching does not help (written answer)"),
 )

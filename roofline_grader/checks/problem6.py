@@ -25,14 +25,21 @@ from roofline_lib import (
 
 from .base import (
     Answers,
+    Carried,
     Check,
     Finding,
+    Holds,
     Part,
     Plan,
+    Relation,
+    Within,
     call_probe,
     compare,
     compare_bools,
     log_int,
+    own_probe,
+    own_values,
+    ratio,
     shapes_of,
     value_probe,
 )
@@ -55,6 +62,22 @@ def _columns(probe) -> list[np.ndarray]:
     return [np.array(c, dtype=float) for c in zip(*shapes_of(probe), strict=True)]
 
 
+def _carried(answers: Answers, source: str, combine, *keys: str) -> Carried:
+    """What the student's own answers under ``keys`` give, element by element."""
+    own = [own_values(answers, f"own:{key}") for key in keys]
+    if any(values is None for values in own):
+        return Carried(None, source)
+    return Carried([combine(*values) for values in zip(*own, strict=True)], source)
+
+
+def _own_limit(answers: Answers, key: str, source: str) -> Carried:
+    return Carried(own_values(answers, key), source)
+
+
+LIMIT_N = 1e12
+"""The student's own intensity at N = 10¹² stands for its N ≫ d limit (as the reference's does)."""
+
+
 def _plan_standard(rng: random.Random):
     calls = _with_arrays([(1, 1, 1), (2, 4096, 128), *_bnd(rng, 8)], _bnd(rng, 8))
     return [call_probe("standard_flops", calls), call_probe("standard_bytes", calls)]
@@ -72,7 +95,7 @@ def _verify_standard(plan: Plan, answers: Answers) -> list[Finding]:
             "count the FLOPs of the two matmuls, Q·Kᵀ and P·V, at 2 per multiply-add",
             [
                 (
-                    "there are two matmuls, Q·Kᵀ and P·V, each 2·B·N²·d FLOPs",
+                    "there are two matmuls, Q·Kᵀ and P·V: count the FLOPs of both",
                     (2 * B * N * N * d).tolist(),
                 )
             ],
@@ -101,13 +124,21 @@ def _verify_standard(plan: Plan, answers: Answers) -> list[Finding]:
     ]
 
 
-def _plan_standard_intensity(rng: random.Random):
-    calls = _with_arrays([(1, 1, 1), *_bnd(rng, 8)], _bnd(rng, 8))
-    dims = [(d,) for d in (1, 64, 128)] + [([16, 100, 128, 1000, 4096],)]
+def _standard_intensity_probes(calls, dims) -> list:
+    at_limit = [(1, LIMIT_N, d) for (d,) in dims]
     return [
         call_probe("standard_intensity", calls),
         call_probe("standard_intensity_limit", dims),
+        own_probe("standard_flops", calls),
+        own_probe("standard_bytes", calls),
+        own_probe("standard_intensity", at_limit, key="own:standard_intensity_at_limit"),
     ]
+
+
+def _plan_standard_intensity(rng: random.Random):
+    calls = _with_arrays([(1, 1, 1), *_bnd(rng, 8)], _bnd(rng, 8))
+    dims = [(d,) for d in (1, 64, 128)] + [([16, 100, 128, 1000, 4096],)]
+    return _standard_intensity_probes(calls, dims)
 
 
 def _verify_standard_intensity(plan: Plan, answers: Answers) -> list[Finding]:
@@ -120,6 +151,7 @@ def _verify_standard_intensity(plan: Plan, answers: Answers) -> list[Finding]:
             answers,
             np.asarray(standard_attention(B, N, d).arithmetic_intensity).tolist(),
             "intensity is the FLOPs over the bytes of the statement's byte model",
+            carried=_carried(answers, "part (a)", ratio, "standard_flops", "standard_bytes"),
         ),
         compare(
             "standard_intensity_limit(d), the limit for N ≫ d",
@@ -128,6 +160,9 @@ def _verify_standard_intensity(plan: Plan, answers: Answers) -> list[Finding]:
             np.asarray(standard_attention(1, 10**12, dims).arithmetic_intensity).tolist(),
             "let N grow much larger than d in the intensity and keep what remains",
             [("bf16 elements are two bytes each", dims.tolist())],
+            carried=_own_limit(
+                answers, "own:standard_intensity_at_limit", "your standard_intensity"
+            ),
         ),
     ]
 
@@ -136,14 +171,33 @@ def _bndm(rng: random.Random, n: int) -> list[tuple[int, int, int, int]]:
     return [(*bnd, rng.choice((16, 32, 64, 100, 128, 256, 1000))) for bnd in _bnd(rng, n)]
 
 
-def _plan_flash(rng: random.Random):
-    calls = _with_arrays([(1, 1, 1, 1), (1, 1000, 64, 128), *_bndm(rng, 8)], _bndm(rng, 8))
-    tiles = [(m,) for m in (1, 64, 128)] + [([16, 100, 1000],)]
+def _flash_probes(calls, tiles) -> list:
+    at_limit = [
+        (1, [LIMIT_N / 1e3 * m for m in M] if isinstance(M, list) else LIMIT_N / 1e3 * M, 128, M)
+        for (M,) in tiles
+    ]
     return [
         call_probe("flash_bytes", calls),
         call_probe("flash_intensity", calls),
         call_probe("flash_intensity_limit", tiles),
+        own_probe("standard_flops", [args[:3] for args in calls]),
+        own_probe("flash_intensity", at_limit, key="own:flash_intensity_at_limit"),
     ]
+
+
+def _plan_flash(rng: random.Random):
+    calls = _with_arrays([(1, 1, 1, 1), (1, 1000, 64, 128), *_bndm(rng, 8)], _bndm(rng, 8))
+    tiles = [(m,) for m in (1, 64, 128)] + [([16, 100, 1000],)]
+    return _flash_probes(calls, tiles)
+
+
+def _flash_carried(answers: Answers) -> Carried:
+    """The student's own FLOPs (part (a)) over their own flash_bytes (this part)."""
+    source = "your standard_flops (part (a)) and flash_bytes"
+    flops, moved = own_values(answers, "own:standard_flops"), own_values(answers, "flash_bytes")
+    if flops is None or moved is None or len(flops) != len(moved):
+        return Carried(None, source)
+    return Carried([ratio(f, m) for f, m in zip(flops, moved, strict=True)], source)
 
 
 def _verify_flash(plan: Plan, answers: Answers) -> list[Finding]:
@@ -175,6 +229,7 @@ def _verify_flash(plan: Plan, answers: Answers) -> list[Finding]:
             answers,
             np.asarray(cost.arithmetic_intensity).tolist(),
             "intensity is the FLOPs (as in standard attention) over flash attention's bytes",
+            carried=_flash_carried(answers),
         ),
         compare(
             "flash_intensity_limit(M), the limit for N ≫ M",
@@ -182,7 +237,16 @@ def _verify_flash(plan: Plan, answers: Answers) -> list[Finding]:
             answers,
             np.asarray(flash_attention(1, 10**9 * tiles, 128, tiles).arithmetic_intensity).tolist(),
             "let N grow much larger than M in the intensity and keep what remains",
+            carried=_own_limit(answers, "own:flash_intensity_at_limit", "your flash_intensity"),
         ),
+    ]
+
+
+def _regime_probes(calls) -> list:
+    return [
+        call_probe("is_memory_bound", calls, "bool"),
+        own_probe("standard_intensity", [(1, *args) for args in calls]),
+        value_probe("critical_seq_len_d128"),
     ]
 
 
@@ -190,12 +254,7 @@ def _plan_regime(rng: random.Random):
     dims = (64, 128, 256, 512, 600, 640, 1024, 2048, 4096)
     scalars = [(log_int(rng, 1, 10**7), rng.choice(dims)) for _ in range(14)]
     arrays = [(log_int(rng, 1, 10**7), rng.choice(dims)) for _ in range(10)]
-    return [
-        call_probe(
-            "is_memory_bound", _with_arrays([(10**6, 128), (2000, 1024), *scalars], arrays), "bool"
-        ),
-        value_probe("critical_seq_len_d128"),
-    ]
+    return _regime_probes(_with_arrays([(10**6, 128), (2000, 1024), *scalars], arrays))
 
 
 def _memory_bound(N: float, d: float) -> bool | None:
@@ -218,19 +277,21 @@ def _verify_regime(plan: Plan, answers: Answers) -> list[Finding]:
             expected,
             "compare standard attention's intensity with the H100's critical intensity (dense bf16 "
             "peak over HBM bandwidth); it is memory-bound when it falls short",
+            carried=_carried(answers, "part (b)", lambda i: i < I_STAR, "standard_intensity"),
         ),
         compare(
             "critical_seq_len_d128",
             plan["critical_seq_len_d128"],
             answers,
             [n_star],
-            "for d = 128 the intensity never exceeds d/2 = 64, below the H100's critical "
-            "intensity: no N makes it compute-bound, so the answer is math.inf"
-            if math.isinf(n_star)
-            else "solve intensity = critical intensity for N",
+            "compare the most intensity standard attention reaches for d = 128 (its N ≫ d limit) "
+            "with the H100's critical intensity: is there an N at which it becomes compute-bound?",
         ),
     ]
 
+
+HAND = [(1, 2, 3), ([1, 2], [2, 4], [3, 8])]
+"""The visible checks' shapes: B = 1, N = 2, d = 3 by hand, and two at once as arrays."""
 
 PARTS = (
     Part(
@@ -238,27 +299,80 @@ PARTS = (
         "problem6",
         "a",
         "standard attention: FLOPs and bytes",
-        Check(_plan_standard, _verify_standard),
+        Check(
+            _plan_standard,
+            _verify_standard,
+            visible_calls=(call_probe("standard_flops", HAND), call_probe("standard_bytes", HAND)),
+        ),
     ),
     Part(
         "p6b_standard_intensity",
         "problem6",
         "b",
         "standard attention: intensity and its limit",
-        Check(_plan_standard_intensity, _verify_standard_intensity),
+        Check(
+            _plan_standard_intensity,
+            _verify_standard_intensity,
+            visible_calls=tuple(_standard_intensity_probes(HAND, [(128,)])),
+            visible_values=(
+                Relation(
+                    "standard_intensity_limit(128)",
+                    "standard_intensity(1, 10**12, 128)",
+                    "standard_intensity_limit(d) is what your standard_intensity(B, N, d) "
+                    "approaches when N is huge: let N grow and keep what remains",
+                ),
+            ),
+            not_shown=("standard_intensity_limit",),
+        ),
     ),
     Part(
         "p6c_flash",
         "problem6",
         "c",
         "flash attention: bytes, intensity and its limit",
-        Check(_plan_flash, _verify_flash),
+        Check(
+            _plan_flash,
+            _verify_flash,
+            visible_calls=tuple(
+                _flash_probes([(1, 2, 3, 1), ([1, 1], [4, 5], [3, 3], [2, 2])], [(128,)])
+            ),
+            visible_values=(
+                Relation(
+                    "flash_intensity_limit(128)",
+                    "flash_intensity(1, 128 * 10**9, 128, 128)",
+                    "flash_intensity_limit(M) is what your flash_intensity(B, N, d, M) approaches "
+                    "when N is huge: let N grow and keep what remains",
+                ),
+            ),
+            not_shown=("flash_intensity_limit",),
+        ),
     ),
     Part(
         "p6d_regime",
         "problem6",
         "d",
         "when standard attention is memory-bound on an H100",
-        Check(_plan_regime, _verify_regime),
+        Check(
+            _plan_regime,
+            _verify_regime,
+            visible_calls=tuple(
+                _regime_probes([(10**6, 128), (2000, 1024), ([10**6, 2000], [128, 1024])])
+            ),
+            visible_values=(
+                Within(
+                    "critical_seq_len_d128",
+                    1,
+                    math.inf,
+                    "a sequence length: a positive number (the statement says what to write if there is none)",
+                ),
+                Holds(
+                    "critical_seq_len_d128",
+                    "math.isinf(critical_seq_len_d128) "
+                    "or not is_memory_bound(critical_seq_len_d128, 128)",
+                    "your is_memory_bound says that d = 128 is still memory-bound at "
+                    "N = critical_seq_len_d128, so that N is not where it becomes compute-bound",
+                ),
+            ),
+        ),
     ),
 )

@@ -1,0 +1,137 @@
+"""The visible checks, written down for the student's kernel: ``roofline_lib/selfcheck/cases.json``.
+
+A student's notebook runs ``visible_checks(grade_id, globals())`` (:mod:`roofline_lib.selfcheck`)
+after each answer. Its cases come from the hidden checks, so there is one place for every
+reference and every hint: for each part, the check's ``visible_calls`` (inputs a student can work
+out by hand) are run through the check's own ``verify`` with no answers
+(:func:`~roofline_grader.checks.base.expectations`), which yields the expected value of each call
+and the value each known mistake gives there, with its hint. Only those numbers travel to the
+student, never a formula: a student learns that 36 bytes for B = 2, D = 3, F = 4 means "an int8
+element is one byte", which the hint says anyway. Named values get relations instead
+(:class:`~roofline_grader.checks.base.Relation`), never their expected value. A case of a part
+that builds on earlier functions (its follow-through probes) names them, so that a failure caused
+by an earlier part says so.
+
+``python -m roofline_grader.checks.visible`` rewrites the file (``make release`` does); a test
+checks that the committed file is what the checks give.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import roofline_lib.selfcheck
+
+from . import PROBLEMS
+from .base import Check, Expected, Holds, Part, Relation, Within, expectations
+
+CASES_PATH = Path(roofline_lib.selfcheck.__file__).with_name("cases.json")
+
+
+def _calls_sizes(args_list: Sequence[Sequence[Any]]) -> list[int]:
+    """How many flattened values each call returns (an array call returns one per element)."""
+    sizes = []
+    for args in args_list:
+        lengths = {len(a) for a in args if isinstance(a, list)}
+        sizes.append(lengths.pop() if lengths else 1)
+    return sizes
+
+
+def _call_cases(expected: Expected) -> list[dict[str, Any]]:
+    probe = expected.probe
+    cases, start = [], 0
+    assert probe.calls is not None
+    for args, size in zip(probe.calls, _calls_sizes(probe.calls), strict=True):
+        array = any(isinstance(a, list) for a in args)
+
+        def pick(values: Sequence[Any], start: int = start, size: int = size, array: bool = array):
+            chunk = list(values[start : start + size])
+            return chunk if array else chunk[0]
+
+        want = pick(expected.values)
+        mistakes = []
+        for hint, values in expected.mistakes:
+            wrong = pick(values)
+            if wrong != want and all(wrong != m["value"] for m in mistakes):
+                mistakes.append({"value": wrong, "hint": hint})
+        cases.append(
+            {
+                "name": probe.name,
+                "kind": probe.kind,
+                "args": list(args),
+                "expected": want,
+                "rtol": expected.rtol,
+                "hint": expected.hint,
+                "mistakes": mistakes,
+            }
+        )
+        start += size
+    return cases
+
+
+def part_cases(part: Part) -> list[dict[str, Any]]:
+    """The visible cases of one part, in the order the student's kernel runs them."""
+    check = part.check
+    if check is None or not check.visible_calls:
+        return [] if check is None else _value_cases(check)
+    plan = {p.key: p for p in check.visible_calls}
+    answers = {p.name for p in check.visible_calls if p.key == p.name}
+    builds_on = sorted({p.name for p in check.visible_calls if p.key.startswith("own:")} - answers)
+    cases = []
+    for expected in expectations(check, plan):
+        probe = expected.probe
+        shown = probe.calls is not None and probe.key == probe.name
+        if not shown or probe.name in check.not_shown:
+            continue  # a named value, a follow-through probe, or a call that shows the answer
+        for case in _call_cases(expected):
+            cases.append({**case, "builds_on": builds_on} if builds_on else case)
+    return cases + _value_cases(check)
+
+
+def _value_cases(check: Check) -> list[dict[str, Any]]:
+    cases: list[dict[str, Any]] = []
+    for value in check.visible_values:
+        if isinstance(value, Relation):
+            relation = "equals" if value.holds else "differs"
+            cases.append({"name": value.name, relation: value.expression, "hint": value.hint})
+        elif isinstance(value, Holds):
+            cases.append({"name": value.name, "holds": value.expression, "hint": value.hint})
+        elif isinstance(value, Within):
+            cases.append(
+                {"name": value.name, "within": [value.low, value.high], "hint": value.hint}
+            )
+    return cases
+
+
+def all_cases() -> dict[str, list[dict[str, Any]]]:
+    """Every autograded part's visible cases, by grade id; each says which part it is."""
+    return {
+        part.grade_id: [
+            {**case, "problem": part.problem, "part": part.letter} for case in part_cases(part)
+        ]
+        for parts in PROBLEMS.values()
+        for part in parts
+        if not part.manual
+    }
+
+
+def render() -> str:
+    return json.dumps(all_cases(), indent=1, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+def write(path: Path = CASES_PATH) -> Path:
+    path.write_text(render(), encoding="utf-8")
+    return path
+
+
+def main() -> int:
+    print(f"wrote {write()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
