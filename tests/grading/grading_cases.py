@@ -528,7 +528,9 @@ IGNORES_INTERRUPT = code(
 
 
 def cases(release: Path) -> list[Case]:
-    """Every case of the shared grading run."""
+    """Every case of the shared grading run, the catalogue of mistakes included."""
+    from .mistakes import mistake_cases
+
     full1 = problem1_full()
     wrong_ops = "def ops(B, D, F):\n    return B * D * F"
     bad = [
@@ -636,6 +638,7 @@ def cases(release: Path) -> list[Case]:
         ),
         *bad,
         *attacks,
+        *mistake_cases(release),
     ]
 
 

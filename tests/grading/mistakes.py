@@ -1,0 +1,552 @@
+"""A catalogue of the mistakes students make, per part, as test data.
+
+Each :class:`Mistake` is a reference solution with one misconception written into it (an edit of
+the model answer, as a student would write it). The tests hold every one of them to three promises:
+
+* ``nbgrader validate`` (the student's Validate button) fails on it and shows ``visible_hint``
+  (the hint of the visible check that catches it);
+* the hidden checks fail the part where it is made, with ``hint``;
+* ``roofline-grade`` takes away the points of that part only, plus those of ``also_loses``: the
+  parts that truly depend on the wrong number and are not computed from the student's own earlier
+  answers. A later part computed from the wrong earlier one keeps its points, and its feedback
+  says "carried forward" (follow-through).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .grading_cases import FULL, model_answers
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """One misconception: where it is made, how it is written, and what must be said about it.
+
+    Attributes:
+        key: a short unique name (also the student id in the grading run: ``mistake-<key>``).
+        part: the grade id of the part where the mistake is made.
+        what: the mistake in words (for the closing table).
+        edits: (answer cell grade id, text of the model answer, what the student wrote instead).
+        hint: a phrase the hidden check's hint for ``part`` contains.
+        visible_hint: a phrase the failing visible check shows (default: ``hint``).
+        also_loses: other parts that lose their points (default: none, by follow-through).
+        carried: parts that keep their points only by follow-through (their feedback says so).
+    """
+
+    key: str
+    part: str
+    what: str
+    edits: tuple[tuple[str, str, str], ...]
+    hint: str
+    visible_hint: str = ""
+    also_loses: tuple[str, ...] = ()
+    carried: tuple[str, ...] = ()
+
+    @property
+    def problem(self) -> str:
+        return f"problem{self.part[1]}"
+
+    @property
+    def student(self) -> str:
+        return f"mistake-{self.key}"
+
+    @property
+    def shown(self) -> str:
+        return self.visible_hint or self.hint
+
+    def answers(self) -> dict[str, str]:
+        """The answer cells of the reference with the mistake written in, by grade id."""
+        answers = model_answers(self.problem)
+        for cell, old, new in self.edits:
+            assert answers[cell].count(old) == 1, (self.key, cell, old)
+            answers[cell] = answers[cell].replace(old, new)
+        return answers
+
+    def expected_points(self) -> dict[str, float]:
+        """Points per autograded part of the problem: full, except where the mistake costs."""
+        lost = {self.part, *self.also_loses}
+        return {
+            gid: points
+            for gid, points in FULL.items()
+            if gid.startswith(self.part[:2]) and gid not in lost
+        }
+
+
+def _one(cell: str, old: str, new: str) -> tuple[tuple[str, str, str], ...]:
+    return ((cell, old, new),)
+
+
+BF16_BYTES = (
+    ("p1a-answer", "return B * D + D * F", "return 2 * (B * D + D * F)"),
+    ("p1a-answer", "return B * F", "return 2 * B * F"),
+    # a student who thinks in bf16 also halves the intensity's limit: consistent with (a)
+    ("p1c-answer", "return 2 * B\n", "return B\n"),
+    # and computes the intensity from their own functions
+    (
+        "p1c-answer",
+        "return 2 * B * D * F / (B * D + D * F + B * F)",
+        "return ops(B, D, F) / (bytes_loaded(B, D, F) + bytes_written(B, D, F))",
+    ),
+)
+
+MISTAKES: tuple[Mistake, ...] = (
+    # -- Problem 1 ------------------------------------------------------------------------------
+    Mistake(
+        "p1a-bf16",
+        "p1a_bytes",
+        "two bytes per element (bf16) instead of int8's one",
+        BF16_BYTES,
+        "an int8 element is one byte, not two",
+        carried=("p1c_intensity", "p1d_times", "p1e_bounds"),
+    ),
+    Mistake(
+        "p1a-weights-only",
+        "p1a_bytes",
+        "bytes loaded counts only the weights Y",
+        _one("p1a-answer", "return B * D + D * F", "return D * F"),
+        "count both operands",
+        carried=("p1d_times", "p1e_bounds"),
+    ),
+    Mistake(
+        "p1a-output-loaded",
+        "p1a_bytes",
+        "the output Z counted among the bytes loaded",
+        _one("p1a-answer", "return B * D + D * F", "return B * D + D * F + B * F"),
+        "written to HBM, not loaded",
+        carried=("p1d_times", "p1e_bounds"),
+    ),
+    Mistake(
+        "p1b-one-op",
+        "p1b_ops",
+        "a multiply-add counted as one operation",
+        _one("p1b-answer", "return 2 * B * D * F", "return B * D * F"),
+        "a multiply-add counts as two operations",
+        carried=("p1d_times", "p1e_bounds"),
+    ),
+    Mistake(
+        "p1b-no-D",
+        "p1b_ops",
+        "the length-D dot product left out",
+        _one("p1b-answer", "return 2 * B * D * F", "return 2 * B * F"),
+        "length-D dot product",
+        carried=("p1d_times", "p1e_bounds"),
+    ),
+    Mistake(
+        "p1c-no-output",
+        "p1c_intensity",
+        "intensity over the bytes loaded only",
+        _one(
+            "p1c-answer",
+            "return 2 * B * D * F / (B * D + D * F + B * F)",
+            "return 2 * B * D * F / (B * D + D * F)",
+        ),
+        "include the output Z",
+    ),
+    Mistake(
+        "p1c-limit-B",
+        "p1c_intensity",
+        "the B ≪ D, F limit taken as B",
+        _one("p1c-answer", "return 2 * B\n", "return B\n"),
+        "count 2 OPs per multiply-add, over one byte per weight",
+        visible_hint="what your arithmetic_intensity(B, D, F) approaches",
+    ),
+    Mistake(
+        "p1d-bf16-rate",
+        "p1d_times",
+        "T_math at the bf16 rate (half the int8 peak)",
+        _one(
+            "p1d-answer",
+            "return ops(B, D, F) / PEAK_INT8_OPS_PER_S",
+            "return ops(B, D, F) / (PEAK_INT8_OPS_PER_S / 2)",
+        ),
+        "int8 arithmetic runs at the int8 peak",
+        carried=("p1e_bounds",),
+    ),
+    Mistake(
+        "p1d-loaded-only",
+        "p1d_times",
+        "T_comms without the bytes written",
+        _one(
+            "p1d-answer",
+            "return (bytes_loaded(B, D, F) + bytes_written(B, D, F)) / HBM_BYTES_PER_S",
+            "return bytes_loaded(B, D, F) / HBM_BYTES_PER_S",
+        ),
+        "include the bytes written",
+        carried=("p1e_bounds",),
+    ),
+    Mistake(
+        "p1d-times-bandwidth",
+        "p1d_times",
+        "bytes multiplied by the bandwidth",
+        _one(
+            "p1d-answer",
+            "return (bytes_loaded(B, D, F) + bytes_written(B, D, F)) / HBM_BYTES_PER_S",
+            "return (bytes_loaded(B, D, F) + bytes_written(B, D, F)) * HBM_BYTES_PER_S",
+        ),
+        "divided by the bandwidth in bytes/s, not multiplied",
+        carried=("p1e_bounds",),
+    ),
+    Mistake(
+        "p1e-min",
+        "p1e_bounds",
+        "min instead of max for the lower bound",
+        _one(
+            "p1e-answer",
+            "return max(t_math(B, D, F), t_comms(B, D, F))",
+            "return min(t_math(B, D, F), t_comms(B, D, F))",
+        ),
+        "the one that takes longer sets it",
+    ),
+    Mistake(
+        "p1e-swapped",
+        "p1e_bounds",
+        "lower and upper bounds swapped",
+        (
+            (
+                "p1e-answer",
+                "return max(t_math(B, D, F), t_comms(B, D, F))",
+                "return t_math(B, D, F) + t_comms(B, D, F)  # swapped",
+            ),
+            (
+                "p1e-answer",
+                "return t_math(B, D, F) + t_comms(B, D, F)\n",
+                "return max(t_math(B, D, F), t_comms(B, D, F))\n",
+            ),
+        ),
+        "the two are swapped",
+    ),
+    # -- Problem 2 ------------------------------------------------------------------------------
+    Mistake(
+        "p2a-bf16-weights",
+        "p2a_limit",
+        "the weights counted as two bytes: critical batch = critical intensity",
+        _one(
+            "p2a-answer",
+            "return peak_flops_per_s / hbm_bytes_per_s / 2",
+            "return peak_flops_per_s / hbm_bytes_per_s",
+        ),
+        "the weights are int8, one byte per element",
+    ),
+    Mistake(
+        "p2a-rounded",
+        "p2a_limit",
+        "the critical batch rounded to a whole number",
+        _one(
+            "p2a-answer",
+            "critical_batch_small = critical_batch_limit(PEAK_BF16_FLOPS_PER_S, HBM_BYTES_PER_S)",
+            "critical_batch_small = round(critical_batch_limit(PEAK_BF16_FLOPS_PER_S, "
+            "HBM_BYTES_PER_S))",
+        ),
+        "do not round",
+        visible_hint="set critical_batch_small with your critical_batch_limit",
+    ),
+    Mistake(
+        "p2b-weights-only",
+        "p2b_exact",
+        "the exact batch computed from the weights' bytes only",
+        _one(
+            "p2b-answer",
+            "    denominator = 2 * D * F - 2 * i_star * (D + F)\n"
+            "    if denominator <= 0:\n"
+            "        return math.inf\n"
+            "    return i_star * D * F / denominator",
+            "    return i_star / 2",
+        ),
+        "use exact bytes",
+    ),
+    Mistake(
+        "p2b-no-inf",
+        "p2b_exact",
+        "shapes that are memory-bound at every batch get a negative batch",
+        _one("p2b-answer", "    if denominator <= 0:\n        return math.inf\n", ""),
+        "the statement says what to return then",
+    ),
+    # -- Problem 3 ------------------------------------------------------------------------------
+    Mistake(
+        "p3a-no-peak",
+        "p3a_function",
+        "achievable FLOP/s not capped at the peak",
+        _one(
+            "p3a-answer",
+            "runtime = np.maximum(flops / PEAK_BF16_FLOPS_PER_S, bytes_moved / HBM_BYTES_PER_S)",
+            "runtime = bytes_moved / HBM_BYTES_PER_S",
+        ),
+        "can never exceed the peak",
+        also_loses=("p3b_curves",),
+    ),
+    Mistake(
+        "p3a-python-max",
+        "p3a_function",
+        "Python's max, which fails on arrays",
+        _one("p3a-answer", "np.maximum(", "max("),
+        "must work elementwise",
+        also_loses=("p3b_curves", "p3c_peak_and_labels"),  # the figure cannot be drawn
+    ),
+    Mistake(
+        "p3a-weights-only",
+        "p3a_function",
+        "only the weights' bytes counted",
+        _one("p3a-answer", "bytes_moved = 2 * B * D + D * F + 2 * B * F", "bytes_moved = D * F"),
+        "use exact bytes",
+        also_loses=("p3b_curves",),
+    ),
+    Mistake(
+        "p3b-wrong-size",
+        "p3b_curves",
+        "the second curve drawn for D = F = 2048, not 1024",
+        _one("p3bc-answer", '(1024, "#D55E00")', '(2048, "#D55E00")'),
+        "for D = F = 1024",
+    ),
+    Mistake(
+        "p3b-few-batches",
+        "p3b_curves",
+        "curves drawn for B = 1 … 100 only",
+        _one("p3bc-answer", "batch = np.arange(1, 513)", "batch = np.arange(1, 101)"),
+        "every whole batch size from B = 1 to B = 512",
+    ),
+    Mistake(
+        "p3c-no-labels",
+        "p3c_peak_and_labels",
+        "axes without labels",
+        (
+            ("p3bc-answer", '    ax.set_xlabel("batch size B (tokens)")\n', ""),
+            ("p3bc-answer", '    ax.set_ylabel("achievable throughput")\n', ""),
+        ),
+        "label both axes",
+    ),
+    Mistake(
+        "p3c-no-peak",
+        "p3c_peak_and_labels",
+        "no line at the peak",
+        _one(
+            "p3bc-answer",
+            "    ax.axhline(\n"
+            '        PEAK_BF16_FLOPS_PER_S, color="#000000", linestyle="--", label="bf16 peak"\n'
+            "    )\n",
+            "",
+        ),
+        "horizontal line at the",
+    ),
+    # -- Problem 4 ------------------------------------------------------------------------------
+    Mistake(
+        "p4a-shared-weights",
+        "p4a_costs",
+        "one weight matrix shared by the batch",
+        _one("p4a-answer", "return B * D + B * D * F + B * F", "return B * D + D * F + B * F"),
+        "its own D×F weight matrix",
+        carried=("p4b_intensity",),
+    ),
+    Mistake(
+        "p4a-no-output",
+        "p4a_costs",
+        "the output's bytes left out",
+        _one("p4a-answer", "return B * D + B * D * F + B * F", "return B * D + B * D * F"),
+        "count the bytes written",
+        carried=("p4b_intensity",),
+    ),
+    Mistake(
+        "p4a-one-op",
+        "p4a_costs",
+        "a multiply-add counted as one operation",
+        _one("p4a-answer", "return 2 * B * D * F", "return B * D * F"),
+        "a multiply-add counts as two operations",
+        carried=("p4b_intensity",),
+    ),
+    Mistake(
+        "p4b-shared-weights",
+        "p4b_intensity",
+        "intensity with the weights shared, as in Problem 1",
+        _one(
+            "p4b-answer",
+            "return ops(B, D, F) / bytes_moved(B, D, F)",
+            "return 2 * B * D * F / (B * D + D * F + B * F)",
+        ),
+        "its own D×F weight matrix",
+    ),
+    Mistake(
+        "p4b-bound-one",
+        "p4b_intensity",
+        "a bound below what the intensity reaches",
+        _one("p4b-answer", "2.0  # 2BDF", "1.0  # 2BDF"),
+        "the bound is the least number the intensity never exceeds",
+        visible_hint="the bound is never below an intensity your function gives",
+    ),
+    # -- Problem 5 ------------------------------------------------------------------------------
+    Mistake(
+        "p5a-sparse",
+        "p5a_dense_peak",
+        "the datasheet's 2:4-sparse headline taken as the dense peak",
+        _one(
+            "p5a-answer",
+            "dense_bf16_flops_per_s = H100_HEADLINE_BF16_FLOPS_PER_S / 2",
+            "dense_bf16_flops_per_s = H100_HEADLINE_BF16_FLOPS_PER_S",
+        ),
+        "2:4 structured sparsity",
+        carried=("p5b_intensity", "p5c_batch"),
+    ),
+    Mistake(
+        "p5a-tera",
+        "p5a_dense_peak",
+        "TFLOP/s instead of FLOP/s",
+        _one(
+            "p5a-answer",
+            "dense_bf16_flops_per_s = H100_HEADLINE_BF16_FLOPS_PER_S / 2",
+            "dense_bf16_flops_per_s = 1979 / 2",
+        ),
+        "give FLOP/s, not TFLOP/s",
+        carried=("p5b_intensity", "p5c_batch"),
+    ),
+    Mistake(
+        "p5b-inverted",
+        "p5b_intensity",
+        "bandwidth over peak",
+        _one(
+            "p5b-answer",
+            "return peak_flops_per_s / hbm_bytes_per_s",
+            "return hbm_bytes_per_s / peak_flops_per_s",
+        ),
+        "check which rate is on top",
+        carried=("p5c_batch",),  # the model's critical_batch calls critical_intensity
+    ),
+    Mistake(
+        "p5b-sparse-value",
+        "p5b_intensity",
+        "the H100's critical intensity from the sparse headline",
+        _one(
+            "p5b-answer",
+            "dense_bf16_flops_per_s, H100_HBM_BYTES_PER_S\n)",
+            "H100_HEADLINE_BF16_FLOPS_PER_S, H100_HBM_BYTES_PER_S\n)",
+        ),
+        "2:4 structured sparsity",
+        visible_hint="set h100_critical_intensity with your critical_intensity",
+    ),
+    Mistake(
+        "p5c-int8-weights",
+        "p5c_batch",
+        "the weights counted as one byte (Problem 2's int8)",
+        _one(
+            "p5c-answer",
+            "return critical_intensity(peak_flops_per_s, hbm_bytes_per_s)",
+            "return critical_intensity(peak_flops_per_s, hbm_bytes_per_s) / 2",
+        ),
+        "the weights here are bf16, two bytes per element",
+    ),
+    Mistake(
+        "p5c-rounded",
+        "p5c_batch",
+        "the critical batch rounded",
+        _one(
+            "p5c-answer",
+            "h100_critical_batch = critical_batch(dense_bf16_flops_per_s, H100_HBM_BYTES_PER_S)",
+            "h100_critical_batch = round(critical_batch(dense_bf16_flops_per_s, "
+            "H100_HBM_BYTES_PER_S))",
+        ),
+        "do not round",
+        visible_hint="set h100_critical_batch with your critical_batch",
+    ),
+    # -- Problem 6 ------------------------------------------------------------------------------
+    Mistake(
+        "p6a-one-matmul",
+        "p6a_standard",
+        "the FLOPs of one matmul only",
+        _one("p6a-answer", "return 4 * B * N * N * d", "return 2 * B * N * N * d"),
+        "count the FLOPs of both",
+        carried=("p6b_standard_intensity", "p6c_flash", "p6d_regime"),
+    ),
+    Mistake(
+        "p6a-no-NxN",
+        "p6a_standard",
+        "S and P not counted in HBM traffic",
+        _one("p6a-answer", "return 2 * (4 * B * N * d + 4 * B * N * N)", "return 8 * B * N * d"),
+        "count the N×N matrices",
+        carried=("p6b_standard_intensity", "p6d_regime"),
+    ),
+    Mistake(
+        "p6a-one-byte",
+        "p6a_standard",
+        "bf16 elements counted as one byte",
+        _one(
+            "p6a-answer",
+            "return 2 * (4 * B * N * d + 4 * B * N * N)",
+            "return 4 * B * N * d + 4 * B * N * N",
+        ),
+        "bf16 elements are two bytes each",
+        carried=("p6b_standard_intensity", "p6d_regime"),
+    ),
+    Mistake(
+        "p6b-inverted",
+        "p6b_standard_intensity",
+        "bytes over FLOPs",
+        _one(
+            "p6b-answer",
+            "return standard_flops(B, N, d) / standard_bytes(B, N, d)",
+            "return standard_bytes(B, N, d) / standard_flops(B, N, d)",
+        ),
+        "intensity is the FLOPs over the bytes",
+        carried=("p6d_regime",),  # the model's is_memory_bound calls standard_intensity
+    ),
+    Mistake(
+        "p6b-limit-d",
+        "p6b_standard_intensity",
+        "the N ≫ d limit taken as d",
+        _one("p6b-answer", "return d / 2", "return d"),
+        "bf16 elements are two bytes each",
+        visible_hint="what your standard_intensity(B, N, d) approaches",
+    ),
+    Mistake(
+        "p6c-no-ceil",
+        "p6c_flash",
+        "N/M tiles instead of ⌈N/M⌉",
+        _one("p6c-answer", "tiles = np.ceil(N / M)", "tiles = N / M"),
+        "there are ⌈N/M⌉ tiles",
+    ),
+    Mistake(
+        "p6c-kv-once",
+        "p6c_flash",
+        "K and V streamed once in all, not once per tile",
+        _one("p6c-answer", "2 * tiles * B * N * d", "2 * B * N * d"),
+        "once per tile of Q",
+    ),
+    Mistake(
+        "p6c-chapter-M-over-d",
+        "p6c_flash",
+        "the chapter's M/d as the limit (M counted in elements)",
+        _one("p6c-answer", "return M * 1.0", "return M / 128"),
+        "let N grow much larger than M",
+        visible_hint="what your flash_intensity(B, N, d, M) approaches",
+    ),
+    Mistake(
+        "p6d-reversed",
+        "p6d_regime",
+        "memory-bound where the intensity exceeds the critical one",
+        _one(
+            "p6d-answer",
+            "return standard_intensity(1, N, d) < critical",
+            "return standard_intensity(1, N, d) > critical",
+        ),
+        "it is memory-bound when it falls short",
+    ),
+    Mistake(
+        "p6d-4096",
+        "p6d_regime",
+        "a finite critical sequence length for d = 128 (4096)",
+        _one("p6d-answer", "critical_seq_len_d128 = math.inf", "critical_seq_len_d128 = 4096"),
+        "is there an N at which it becomes compute-bound",
+        visible_hint="so that N is not where it becomes compute-bound",
+    ),
+)
+"""Every mistake in the catalogue."""
+
+BY_KEY: Mapping[str, Mistake] = {m.key: m for m in MISTAKES}
+
+
+def mistake_cases(release):  # -> list[grading_cases.Case]
+    """Every mistake as a student of the shared grading run, with the points it must get."""
+    from .grading_cases import Case, solved
+
+    return [
+        Case(m.student, {m.problem: solved(release, m.problem, **m.answers())}, m.expected_points())
+        for m in MISTAKES
+    ]

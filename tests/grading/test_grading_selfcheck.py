@@ -1,0 +1,164 @@
+"""The visible checks a student runs (roofline_lib.selfcheck): what they print, what they hide,
+and that they come from the hidden checks' own references and hints."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import re
+import time
+from typing import Any
+
+import pytest
+
+from roofline_grader.checks import PARTS, PROBLEMS, make_plan
+from roofline_grader.checks.base import expectations, own_probe
+from roofline_grader.checks.visible import CASES_PATH, render
+from roofline_lib import selfcheck
+from roofline_lib.selfcheck import VisibleCheckError, visible_checks
+from roofline_lib.selfcheck.answers import PLAN_ENV, collect
+
+from .mistakes import BY_KEY
+from .test_grading_checks import namespace
+
+
+def test_the_committed_cases_are_what_the_hidden_checks_give() -> None:
+    """Fails when a check changed and `make release` was not run: run it and commit."""
+    assert CASES_PATH.read_text(encoding="utf-8") == render()
+
+
+def test_every_answer_a_student_writes_has_a_visible_check() -> None:
+    cases = selfcheck.cases()
+    for grade_id, part in PARTS.items():
+        if part.manual or grade_id in ("p3b_curves", "p3c_peak_and_labels"):  # figure asserts
+            continue
+        probes = part.check.plan(random.Random(0))
+        named = {p.name for p in probes if not p.key.startswith("own:")}
+        shown = {c["name"].split("(")[0] for c in cases[grade_id]}
+        assert named <= shown, grade_id
+
+
+def test_visible_cases_tell_every_known_mistake_apart() -> None:
+    """At its visible input, each known mistake gives a value of its own, so its hint is right."""
+    for grade_id, cases in selfcheck.cases().items():
+        for case in cases:
+            values = [json.dumps(m["value"]) for m in case.get("mistakes", ())]
+            assert len(values) == len(set(values)), (grade_id, case["name"])
+            assert json.dumps(case.get("expected")) not in values, (grade_id, case["name"])
+
+
+def _run(grade_id: str, ns: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> str:
+    visible_checks(grade_id, ns)
+    return capsys.readouterr().out
+
+
+def test_a_passing_part_prints_each_case(capsys: pytest.CaptureFixture[str]) -> None:
+    out = _run("p1a_bytes", namespace("problem1"), capsys)
+    assert out == "✓ bytes_loaded(2, 3, 4) = 18\n✓ bytes_written(2, 3, 4) = 8\n"
+
+
+def test_a_failing_case_shows_the_value_the_expected_value_and_the_hint(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    ns = namespace("problem1", **BY_KEY["p1a-bf16"].answers())
+    with pytest.raises(VisibleCheckError) as failed:
+        visible_checks("p1a_bytes", ns)
+    message = str(failed.value)
+    assert "✗ bytes_loaded(2, 3, 4) returned 36; for these inputs it should be 18." in message
+    assert "Hint: an int8 element is one byte, not two" in message
+    rendered = failed.value._render_traceback_()
+    assert rendered[0] == "VisibleCheckError: 2 of 2 visible checks failed"
+    assert all(len(line) <= 80 for line in rendered), "Validate cuts lines at 90 characters"
+
+
+def test_a_part_that_builds_on_a_failing_one_says_so() -> None:
+    ns = namespace("problem1", **BY_KEY["p1a-bf16"].answers())
+    with pytest.raises(VisibleCheckError) as failed:
+        visible_checks("p1d_times", ns)
+    assert "this builds on your bytes_loaded and bytes_written (part (a))" in str(failed.value)
+
+
+def test_named_values_are_checked_by_relations_never_by_their_value(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = _run("p2a_limit", namespace("problem2"), capsys)
+    assert "✓ critical_batch_small = critical_batch_limit(PEAK_BF16_FLOPS_PER_S, " in out
+    for cases in selfcheck.cases().values():
+        for case in cases:
+            if "args" not in case:
+                assert "expected" not in case and "mistakes" not in case
+
+
+def test_under_the_grader_visible_checks_are_silent(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The hidden checks decide at grading (with follow-through credit), outside the kernel."""
+    monkeypatch.setenv(PLAN_ENV, "/nonexistent/plan.json")
+    ns = namespace("problem1", **BY_KEY["p1a-bf16"].answers())
+    assert visible_checks("p1a_bytes", ns) is None
+    assert capsys.readouterr().out == ""
+
+
+def test_an_unknown_part_is_named() -> None:
+    with pytest.raises(KeyError, match="no visible checks for 'p9z'; known: p1a_bytes"):
+        visible_checks("p9z", {})
+
+
+def test_a_follow_through_probe_gives_up_on_a_function_that_never_returns() -> None:
+    def ops(B: int, D: int, F: int) -> int:
+        while True:
+            time.sleep(0.01)
+
+    probe = own_probe("ops", [(1, 2, 3)]).to_json() | {"budget_s": 0.2}
+    started = time.monotonic()
+    (result,) = collect({"ops": ops}, [probe])["own:ops"]
+    assert result == {"e": "ops took longer than 0.2 s"}
+    assert time.monotonic() - started < 30
+
+
+# -- hints never give the answer away -------------------------------------------------------------
+
+
+def _hints(problem: str) -> list[str]:
+    """Every hint a student of ``problem`` can be shown: hidden and visible."""
+    hints = []
+    for part in PROBLEMS[problem]:
+        if part.check is None:
+            continue
+        for expected in expectations(part.check, make_plan(part.check, "hints")):
+            hints.append(expected.hint)
+            hints.extend(h for h, _ in expected.mistakes)
+        for case in selfcheck.cases()[part.grade_id]:
+            hints.append(case["hint"])
+            hints.extend(m["hint"] for m in case.get("mistakes", ()))
+    return hints
+
+
+def _named_answers(problem: str) -> list[float]:
+    """The reference value of every named answer (not a function) of ``problem``."""
+    values = []
+    for part in PROBLEMS[problem]:
+        if part.check is None:
+            continue
+        for expected in expectations(part.check, make_plan(part.check, "hints")):
+            if expected.probe.calls is None and not expected.probe.key.startswith("own:"):
+                values.extend(float(v) for v in expected.values)
+    return values
+
+
+NUMBER = re.compile(r"\d+(?:[.,]\d+)*(?:e[+-]?\d+)?")
+
+
+@pytest.mark.parametrize("problem", list(PROBLEMS))
+def test_hints_name_the_concept_not_the_value(problem: str) -> None:
+    answers = _named_answers(problem)
+    for hint in set(_hints(problem)):
+        assert "answer is" not in hint and "math.inf" not in hint, hint
+        if any(math.isinf(a) for a in answers):
+            assert "inf" not in hint.replace("information", ""), hint
+        for number in NUMBER.findall(hint):
+            value = float(number.replace(",", ""))
+            for answer in answers:
+                if math.isfinite(answer) and answer:
+                    assert abs(value - answer) > 1e-3 * abs(answer), (hint, answer)
