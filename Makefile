@@ -47,7 +47,7 @@ book: setup _build/.lib-stamp
 	$(BIN)/jupyter-book build . -W --keep-going --all
 
 # -- tests -----------------------------------------------------------------------------------
-PY_SOURCES := $(wildcard roofline_lib roofline_grader tests tools)
+PY_SOURCES := $(wildcard roofline_lib roofline_grader tests tools kit)
 
 lint: $(STAMP)
 	$(BIN)/ruff check $(PY_SOURCES)

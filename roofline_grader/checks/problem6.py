@@ -363,7 +363,8 @@ PARTS = (
                     "critical_seq_len_d128",
                     1,
                     math.inf,
-                    "a sequence length: a positive number (the statement says what to write if there is none)",
+                    "a sequence length: a positive number (the statement says what to write if "
+                    "there is none)",
                 ),
                 Holds(
                     "critical_seq_len_d128",
