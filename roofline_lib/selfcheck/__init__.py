@@ -76,7 +76,8 @@ def cases() -> dict[str, list[dict[str, Any]]]:
 def visible_checks(grade_id: str, namespace: Mapping[str, Any]) -> None:
     """Run part ``grade_id``'s visible checks on the student's ``namespace`` (their globals()).
 
-    Prints a line per case; raises VisibleCheckError if any failed. Silent under the grader.
+    Prints a line per case that passes; raises VisibleCheckError listing those that failed.
+    Silent under the grader.
     Returns None: a grade cell's last value would be read by nbgrader as partial credit.
     """
     if os.environ.get(PLAN_ENV):
@@ -87,8 +88,9 @@ def visible_checks(grade_id: str, namespace: Mapping[str, Any]) -> None:
         raise KeyError(f"no visible checks for {grade_id!r}; known: {', '.join(cases())}") from None
     outcomes = [run_case(case, namespace) for case in part_cases]
     for outcome in outcomes:
-        print(outcome.line)
-    failed = [o.line for o in outcomes if not o.passed]
+        if outcome.passed:
+            print(outcome.line)
+    failed = [o.line for o in outcomes if not o.passed]  # shown once, in the error
     if failed:
         raise VisibleCheckError(failed, len(outcomes))
 
@@ -152,9 +154,9 @@ def _call_case(case: Mapping[str, Any], namespace: Mapping[str, Any]) -> Outcome
     got, want, rtol = result["v"], case["expected"], float(case.get("rtol", 1e-6))
     if _close(got, want, rtol):
         return Outcome(True, f"✓ {text} = {_show(want)}")
-    hint = next(
+    hint = _earlier_failures(case, namespace) or next(
         (m["hint"] for m in case.get("mistakes", ()) if _close(got, m["value"], rtol)),
-        _earlier_failures(case, namespace) or case["hint"],
+        case["hint"],
     )
     return _failure(
         f"{text} returned {_show(got)}; for these inputs it should be {_show(want)}.", hint

@@ -61,6 +61,9 @@ def test_grade_cells_are_exactly_the_registered_parts(assignment: str) -> None:
         assert hidden and hidden["id"] == part.grade_id, (
             "the hidden region calls its own part's check"
         )
+        assert "raises-exception" in cell.metadata.get("tags", []), (
+            "a failing check must not stop JupyterLab's Run All before the parts after it"
+        )
         visible = cell.source[: cell.source.index("### BEGIN HIDDEN TESTS")]
         assert f'visible_checks("{part.grade_id}", globals())' in visible or "assert" in visible, (
             "visible checks first"
