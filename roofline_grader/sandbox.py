@@ -50,6 +50,7 @@ import sys
 import sysconfig
 import tempfile
 import uuid
+import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -717,6 +718,7 @@ class SandboxedKernelManager(AsyncKernelManager):
 
     launch_prefix = List(Unicode(), help="Command words put before the kernel's own command.")
     kernel_dir = AnyTrait(None, allow_none=True, help="The KernelDir the kernel runs in.")
+    _clients = List(help="Weak references to the clients made by client().")
 
     def format_kernel_cmd(self, extra_arguments: list[str] | None = None) -> list[str]:
         return [*self.launch_prefix, *super().format_kernel_cmd(extra_arguments)]
@@ -726,7 +728,22 @@ class SandboxedKernelManager(AsyncKernelManager):
         any message larger than :data:`MAX_MESSAGE_BYTES` before it is read into memory."""
         self.context.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE_BYTES)
         kwargs.setdefault("context", self.context)
-        return super().client(**kwargs)
+        client = super().client(**kwargs)
+        self._clients.append(weakref.ref(client))
+        return client
+
+    async def _async_cleanup_resources(self, restart: bool = False) -> None:
+        """Stop the clients' channels before the shared context is destroyed: a heartbeat thread
+        left polling a socket the context closed would die with a traceback on stderr."""
+        if not restart:
+            for ref in self._clients:
+                client = ref()
+                if client is not None:
+                    client.stop_channels()
+            self._clients.clear()
+        await super()._async_cleanup_resources(restart=restart)
+
+    cleanup_resources = _async_cleanup_resources
 
     async def _async_launch_kernel(self, kernel_cmd: list[str], **kw: object) -> None:
         """Launch (jupyter_client's documented override point), then learn the sandbox's pid from

@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import fcntl
 import json
+import os
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -103,7 +104,10 @@ def graded(tmp_path_factory: pytest.TempPathFactory, release: Path) -> GradedRun
     it under a file lock; the others wait and read its outputs), so it happens once even when the
     grading tests are spread over workers.
     """
-    shared = tmp_path_factory.getbasetemp().parent / "graded-run"
+    # under xdist every worker's basetemp is a child of the session's; without it, the parent is
+    # shared by every pytest run of the user, and an old run's results would be read
+    session = tmp_path_factory.getbasetemp()
+    shared = (session.parent if os.environ.get("PYTEST_XDIST_WORKER") else session) / "graded-run"
     shared.mkdir(exist_ok=True)
     submissions, workspace, done = (
         shared / "submissions",

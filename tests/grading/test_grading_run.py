@@ -42,6 +42,14 @@ def _expected(graded: GradedRun, student: str, grade_id: str) -> str:
     return f"{value:g}"
 
 
+def test_the_run_prints_no_traceback(graded: GradedRun) -> None:
+    """What an instructor's terminal shows: the progress and the report, never a traceback
+    (a heartbeat thread once died on every notebook when its ZMQ context closed under it)."""
+    assert "Traceback" not in graded.stderr and "Exception in thread" not in graded.stderr, (
+        graded.stderr[-3000:]
+    )
+
+
 def test_every_student_has_exactly_one_row(graded: GradedRun) -> None:
     assert sorted(graded.grades) == sorted(graded.cases)
     lines = (graded.workspace / "grades.csv").read_text().strip().splitlines()
