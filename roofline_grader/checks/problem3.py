@@ -16,7 +16,22 @@ import numpy as np
 
 from roofline_lib import analyze, chapter, matmul
 
-from .base import RTOL, Answers, Check, Finding, Part, Plan, call_probe, compare, log_int, shapes_of
+from .base import (
+    RTOL,
+    Answers,
+    Check,
+    Finding,
+    Part,
+    Plan,
+    all_close,
+    call_probe,
+    carried_note,
+    compare,
+    log_int,
+    own_probe,
+    own_values,
+    shapes_of,
+)
 from .problem2 import CHIP
 
 PEAK = CHIP.peak("bf16")
@@ -80,6 +95,18 @@ def _plan_figure(rng: random.Random):
     return [call_probe("plot_roofline", [()], kind="figure")]
 
 
+BATCHES = list(range(B_RANGE[0], B_RANGE[1] + 1))
+
+
+def _plan_curves(rng: random.Random):
+    """The figure, and the student's own achievable_flops_per_s along each curve (follow-through:
+    a curve of their own function, wrong in part (a), is right for part (b))."""
+    own = [
+        own_probe("achievable_flops_per_s", [(BATCHES, D, D)], key=f"own:curve{D}") for D in SHAPES
+    ]
+    return [*_plan_figure(rng), *own]
+
+
 def _figure(answers: Answers) -> tuple[Mapping[str, Any] | None, str]:
     results = answers.get("plot_roofline")
     if not results:
@@ -102,15 +129,32 @@ def _lines(figure: Mapping[str, Any]) -> list[tuple[list[float], list[float]]]:
     return out
 
 
-def _is_curve(x: Sequence[float], y: Sequence[float], D: int) -> bool:
+def _batch_sizes(x: Sequence[float]) -> np.ndarray | None:
+    """The line's x values if they are whole batch sizes spanning the statement's range."""
     xs = np.asarray(x, dtype=float)
     if len(xs) < MIN_POINTS or not np.all(np.isfinite(xs)) or np.any(xs != np.round(xs)):
-        return False
-    if xs.min() > B_RANGE[0] + 1 or xs.max() < B_RANGE[1] - 12 or xs.min() < 1:
-        return False
-    want = reference(xs, D, D)
+        return None
+    if xs.min() > B_RANGE[0] + 1 or xs.max() < B_RANGE[1] - 12 or xs.min() < B_RANGE[0]:
+        return None
+    return xs
+
+
+def _follows(y: Sequence[float], want: np.ndarray) -> bool:
     got = np.asarray(y, dtype=float)
-    return bool(np.all(np.abs(got - want) <= RTOL * np.abs(want)))
+    return got.shape == want.shape and bool(np.all(np.abs(got - want) <= RTOL * np.abs(want)))
+
+
+def _is_curve(x: Sequence[float], y: Sequence[float], D: int) -> bool:
+    xs = _batch_sizes(x)
+    return xs is not None and _follows(y, reference(xs, D, D))
+
+
+def _is_own_curve(x: Sequence[float], y: Sequence[float], own: Sequence[float]) -> bool:
+    """Whether the line is the student's own function along the batch sizes it covers."""
+    xs = _batch_sizes(x)
+    if xs is None or xs.max() > B_RANGE[1] or len(own) != len(BATCHES):
+        return False
+    return _follows(y, np.asarray(own, dtype=float)[xs.astype(int) - B_RANGE[0]])
 
 
 def _verify_curves(plan: Plan, answers: Answers) -> list[Finding]:
@@ -118,15 +162,26 @@ def _verify_curves(plan: Plan, answers: Answers) -> list[Finding]:
     if figure is None:
         return [Finding(f"the curve for D = F = {D}", False, why) for D in SHAPES]
     lines = _lines(figure)
-    return [
-        Finding(
-            f"the curve for D = F = {D}",
-            any(_is_curve(x, y, D) for x, y in lines),
-            f"no line matches achievable FLOP/s for D = F = {D}: plot it at every whole batch size "
-            f"from B = {B_RANGE[0]} to B = {B_RANGE[1]}, with exact bytes",
+    findings = []
+    for D in SHAPES:
+        label = f"the curve for D = F = {D}"
+        if any(_is_curve(x, y, D) for x, y in lines):
+            findings.append(Finding(label, True))
+            continue
+        own = own_values(answers, f"own:curve{D}")
+        wrong_own = own is not None and not all_close(own, reference(np.array(BATCHES), D, D))
+        if wrong_own and any(_is_own_curve(x, y, own) for x, y in lines):
+            findings.append(Finding(label, True, carried_note("part (a)")))
+            continue
+        findings.append(
+            Finding(
+                label,
+                False,
+                f"no line matches achievable FLOP/s for D = F = {D}: plot it at every whole batch "
+                f"size from B = {B_RANGE[0]} to B = {B_RANGE[1]}, with exact bytes",
+            )
         )
-        for D in SHAPES
-    ]
+    return findings
 
 
 def _is_peak_line(x: Sequence[float], y: Sequence[float]) -> bool:
@@ -178,7 +233,7 @@ PARTS = (
         "problem3",
         "b",
         "the figure's two curves",
-        Check(_plan_figure, _verify_curves),
+        Check(_plan_curves, _verify_curves),
     ),
     Part(
         "p3c_peak_and_labels",

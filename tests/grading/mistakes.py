@@ -274,7 +274,7 @@ MISTAKES: tuple[Mistake, ...] = (
             "runtime = bytes_moved / HBM_BYTES_PER_S",
         ),
         "can never exceed the peak",
-        also_loses=("p3b_curves",),
+        carried=("p3b_curves",),
     ),
     Mistake(
         "p3a-python-max",
@@ -290,7 +290,7 @@ MISTAKES: tuple[Mistake, ...] = (
         "only the weights' bytes counted",
         _one("p3a-answer", "bytes_moved = 2 * B * D + D * F + 2 * B * F", "bytes_moved = D * F"),
         "use exact bytes",
-        also_loses=("p3b_curves",),
+        carried=("p3b_curves",),
     ),
     Mistake(
         "p3b-wrong-size",
