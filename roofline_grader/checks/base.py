@@ -137,6 +137,29 @@ class Holds:
 
 
 @dataclass(frozen=True)
+class FigureShows:
+    """A visible check on the Figure that calling ``name`` (no arguments) returns.
+
+    ``shows`` is what the figure must have: ``"curve"`` (a line through every whole x from
+    ``x_range[0]`` to ``x_range[1]``, its y equal to ``expression`` evaluated with ``x_name``
+    bound to those values as a numpy array: the student's own function, never reference values),
+    ``"flat_line"`` (a horizontal line at ``expression``, a given of the problem) or ``"labels"``
+    (both axes labelled).
+    """
+
+    name: str
+    shows: str
+    hint: str
+    expression: str = ""
+    x_range: tuple[int, int] = (0, 0)
+    x_name: str = "x"
+
+    def __post_init__(self) -> None:
+        if self.shows not in ("curve", "flat_line", "labels"):
+            raise ValueError(f"shows must be 'curve', 'flat_line' or 'labels', got {self.shows!r}")
+
+
+@dataclass(frozen=True)
 class Within:
     """A visible check that a named value lies in a closed range; either end may be a number or an
     expression over the notebook's names (``arithmetic_intensity(1000, 512, 512)``)."""
@@ -158,8 +181,8 @@ class Check:
             hand, judged with ``verify``'s own references and mistakes (:func:`expectations`). It
             holds every key ``verify`` reads; its value probes are not shown (that would give
             the answer away).
-        visible_values: visible checks on named values (:class:`Relation`, :class:`Holds`,
-            :class:`Within`).
+        visible_values: visible checks on named values and figures (:class:`Relation`,
+            :class:`Holds`, :class:`Within`, :class:`FigureShows`).
         not_shown: names whose visible calls would give the answer away (a limit such as
             ``intensity_limit(4)``); they are checked with a relation instead.
     """
@@ -167,7 +190,7 @@ class Check:
     plan: Callable[[random.Random], Sequence[Probe]]
     verify: Callable[[Plan, Answers], list[Finding]]
     visible_calls: tuple[Probe, ...] = ()
-    visible_values: tuple[Relation | Holds | Within, ...] = ()
+    visible_values: tuple[Relation | Holds | Within | FigureShows, ...] = ()
     not_shown: tuple[str, ...] = ()
 
 

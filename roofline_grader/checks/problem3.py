@@ -20,6 +20,7 @@ from .base import (
     RTOL,
     Answers,
     Check,
+    FigureShows,
     Finding,
     Part,
     Plan,
@@ -173,15 +174,21 @@ def _verify_curves(plan: Plan, answers: Answers) -> list[Finding]:
         if wrong_own and any(_is_own_curve(x, y, own) for x, y in lines):
             findings.append(Finding(label, True, carried_note("part (a)")))
             continue
-        findings.append(
-            Finding(
-                label,
-                False,
-                f"no line matches achievable FLOP/s for D = F = {D}: plot it at every whole batch "
-                f"size from B = {B_RANGE[0]} to B = {B_RANGE[1]}, with exact bytes",
-            )
-        )
+        findings.append(Finding(label, False, curve_hint(D)))
     return findings
+
+
+def curve_hint(D: int) -> str:
+    return (
+        f"no line matches achievable FLOP/s for D = F = {D}: plot it at every whole batch size "
+        f"from B = {B_RANGE[0]} to B = {B_RANGE[1]}, with exact bytes"
+    )
+
+
+PEAK_LINE_HINT = "draw a horizontal line at the bf16 peak, e.g. with ax.axhline"
+LABELS_HINT = (
+    "label both axes (batch size B; achievable FLOP/s), e.g. with ax.set_xlabel and ax.set_ylabel"
+)
 
 
 def _is_peak_line(x: Sequence[float], y: Sequence[float]) -> bool:
@@ -201,14 +208,9 @@ def _verify_peak_and_labels(plan: Plan, answers: Answers) -> list[Finding]:
         Finding(
             "the peak line",
             any(_is_peak_line(x, y) for x, y in _lines(figure)),
-            "draw a horizontal line at the bf16 peak, e.g. with ax.axhline",
+            PEAK_LINE_HINT,
         ),
-        Finding(
-            "labelled axes",
-            labelled,
-            "label both axes (batch size B; achievable FLOP/s), e.g. with ax.set_xlabel and "
-            "ax.set_ylabel",
-        ),
+        Finding("labelled axes", labelled, LABELS_HINT),
     ]
 
 
@@ -233,13 +235,34 @@ PARTS = (
         "problem3",
         "b",
         "the figure's two curves",
-        Check(_plan_curves, _verify_curves),
+        Check(
+            _plan_curves,
+            _verify_curves,
+            visible_values=tuple(
+                FigureShows(
+                    "plot_roofline",
+                    "curve",
+                    curve_hint(D),
+                    f"achievable_flops_per_s(B, {D}, {D})",
+                    B_RANGE,
+                    "B",
+                )
+                for D in SHAPES
+            ),
+        ),
     ),
     Part(
         "p3c_peak_and_labels",
         "problem3",
         "c",
         "the figure's peak line and axis labels",
-        Check(_plan_figure, _verify_peak_and_labels),
+        Check(
+            _plan_figure,
+            _verify_peak_and_labels,
+            visible_values=(
+                FigureShows("plot_roofline", "flat_line", PEAK_LINE_HINT, "PEAK_BF16_FLOPS_PER_S"),
+                FigureShows("plot_roofline", "labels", LABELS_HINT),
+            ),
+        ),
     ),
 )

@@ -27,7 +27,7 @@ from typing import Any
 import roofline_lib.selfcheck
 
 from . import PROBLEMS
-from .base import Check, Expected, Holds, Part, Relation, Within, expectations
+from .base import Check, Expected, FigureShows, Holds, Part, Relation, Within, expectations
 
 CASES_PATH = Path(roofline_lib.selfcheck.__file__).with_name("cases.json")
 
@@ -100,6 +100,13 @@ def _value_cases(check: Check) -> list[dict[str, Any]]:
             cases.append({"name": value.name, relation: value.expression, "hint": value.hint})
         elif isinstance(value, Holds):
             cases.append({"name": value.name, "holds": value.expression, "hint": value.hint})
+        elif isinstance(value, FigureShows):
+            case = {"name": f"{value.name}()", "figure": value.name, "shows": value.shows}
+            if value.expression:
+                case["expression"] = value.expression
+            if value.shows == "curve":
+                case |= {"x_range": list(value.x_range), "x_name": value.x_name}
+            cases.append({**case, "hint": value.hint})
         elif isinstance(value, Within):
             cases.append(
                 {"name": value.name, "within": [value.low, value.high], "hint": value.hint}

@@ -103,6 +103,8 @@ def visible_checks(grade_id: str, namespace: Mapping[str, Any]) -> None:
 def run_case(case: Mapping[str, Any], namespace: Mapping[str, Any]) -> Outcome:
     if "args" in case:
         return _call_case(case, namespace)
+    if "figure" in case:
+        return _figure_case(case, namespace)
     return _value_case(case, namespace)
 
 
@@ -189,6 +191,51 @@ def _earlier_failures(later: Mapping[str, Any], namespace: Mapping[str, Any]) ->
         )
         + " (at grading, this part is judged against your own earlier answers)"
     )
+
+
+def _figure_case(case: Mapping[str, Any], namespace: Mapping[str, Any]) -> Outcome:
+    """A figure the student's function draws: read as the hidden checks read it (its lines and
+    labels), and held to a curve of the student's own function, a flat line or labels."""
+    name, shows = case["name"], case["shows"]
+    probe = {"name": case["figure"], "kind": "figure", "calls": [[]]}
+    (result,) = evaluate(namespace, probe)
+    if "e" in result:
+        return _failure(str(result["e"]), "")
+    axes = result["v"]["axes"]
+    lines = [line for ax in axes for line in ax["lines"]]
+    if shows == "labels":
+        labelled = bool(axes) and all(ax["xlabel"].strip() and ax["ylabel"].strip() for ax in axes)
+        if labelled:
+            return Outcome(True, f"✓ {name} labels both axes")
+        return _failure(f"{name} leaves an axis without a label.", case["hint"])
+    if shows == "flat_line":
+        level, why = _number(case["expression"], namespace)
+        if level is None:
+            return _failure(why, "")
+        flat = any(line["y"] and all(_close(y, level, 1e-6) for y in line["y"]) for line in lines)
+        if flat:
+            return Outcome(True, f"✓ {name} draws a horizontal line at {case['expression']}")
+        return _failure(
+            f"none of the {len(lines)} lines {name} draws is flat at {case['expression']}.",
+            case["hint"],
+        )
+    low, high = case["x_range"]
+    xs = list(range(low, high + 1))
+    what = f"{case['expression']} for {case['x_name']} = {low}, …, {high}"
+    curve = {
+        case["expression"]: lambda x: eval(case["expression"], {**namespace, case["x_name"]: x})
+    }
+    (wanted,) = evaluate(curve, {"name": case["expression"], "kind": "number", "calls": [[xs]]})
+    if "e" in wanted:
+        return _failure(f"{what}: {wanted['e']}", "")
+    drawn = any(
+        _close([float(x) for x in line["x"]], [float(x) for x in xs], 0)
+        and _close(line["y"], wanted["v"], 1e-6)
+        for line in lines
+    )
+    if drawn:
+        return Outcome(True, f"✓ {name} draws {what}")
+    return _failure(f"none of the {len(lines)} lines {name} draws is {what}.", case["hint"])
 
 
 def _number(expression: str, namespace: Mapping[str, Any]) -> tuple[float | None, str]:

@@ -31,7 +31,7 @@ def test_the_committed_cases_are_what_the_hidden_checks_give() -> None:
 def test_every_answer_a_student_writes_has_a_visible_check() -> None:
     cases = selfcheck.cases()
     for grade_id, part in PARTS.items():
-        if part.manual or grade_id in ("p3b_curves", "p3c_peak_and_labels"):  # figure asserts
+        if part.manual:
             continue
         probes = part.check.plan(random.Random(0))
         named = {p.name for p in probes if not p.key.startswith("own:")}
@@ -162,3 +162,18 @@ def test_hints_name_the_concept_not_the_value(problem: str) -> None:
             for answer in answers:
                 if math.isfinite(answer) and answer:
                     assert abs(value - answer) > 1e-3 * abs(answer), (hint, answer)
+
+
+def test_a_figure_is_held_to_the_students_own_function(capsys: pytest.CaptureFixture[str]) -> None:
+    out = _run("p3b_curves", namespace("problem3"), capsys)
+    assert out.splitlines() == [
+        "✓ plot_roofline() draws achievable_flops_per_s(B, 4096, 4096) for B = 1, …, 512",
+        "✓ plot_roofline() draws achievable_flops_per_s(B, 1024, 1024) for B = 1, …, 512",
+    ]
+    ns = namespace("problem3", **BY_KEY["p3a-no-peak"].answers())
+    visible_checks("p3b_curves", ns)  # wrong in (a), but these are the student's own curves
+    ns = namespace("problem3", **BY_KEY["p3b-wrong-size"].answers())
+    with pytest.raises(
+        VisibleCheckError, match="no line matches achievable FLOP/s for D = F = 1024"
+    ):
+        visible_checks("p3b_curves", ns)
