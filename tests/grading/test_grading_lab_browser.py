@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import nbformat
 import pytest
@@ -31,6 +31,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("grading")]
 
 SHOTS = Path("/tmp/lab-shots")
 NOTEBOOK = "problem3/problem3.ipynb"
+ANSWERED = "answered/problem3.ipynb"
 WAIT_MS = 240_000
 """The longest any condition may take to come true (JupyterLab's first load, a kernel start)."""
 SETTLE_MS = 3_000
@@ -118,8 +119,13 @@ def page(lab: Lab) -> Iterator[Page]:
 
 
 def _open(page: Page, lab: Lab, path: str) -> None:
-    """Open ``path`` of the work folder in JupyterLab and wait for its kernel to be idle."""
-    page.goto(f"{lab.url}/lab/tree/{path}?token={TOKEN}")
+    """Open ``path`` of the work folder in JupyterLab, alone, and wait for its kernel to be idle.
+
+    ``?reset`` starts from an empty workspace: with a second notebook restored from the last
+    visit, menu and toolbar commands act on whichever JupyterLab thinks is current, which in a
+    headless browser (no window focus) is not reliably the one on screen.
+    """
+    page.goto(f"{lab.url}/lab/tree/{path}?reset&token={TOKEN}")
     page.wait_for_selector(".jp-NotebookPanel:not(.lm-mod-hidden)")
     page.wait_for_function(_KERNEL_IDLE, timeout=WAIT_MS)
 
@@ -148,22 +154,63 @@ def test_problem3_opens_unmodified_with_an_idle_kernel(page: Page, lab: Lab) -> 
     assert page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .validate-button").is_visible()
 
 
+def _wait(page: Page, condition: str, what: str) -> Any:
+    """Wait for ``condition``; on a timeout, fail saying which dialogs were open, with a
+    screenshot (an unexpected dialog is what usually stops a run)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        return page.wait_for_function(condition, timeout=WAIT_MS)
+    except PlaywrightTimeout:
+        shot = SHOTS / f"timeout-{what.replace(' ', '-')}.png"
+        page.screenshot(path=str(shot))
+        dialogs = page.locator(".jp-Dialog").all_inner_texts()
+        raise AssertionError(f"{what}: timed out; dialogs open: {dialogs}; see {shot}") from None
+
+
+_ANY_CELL_STARTED = """
+() => Array.from(document.querySelectorAll(
+    '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputPrompt'))
+  .some(p => /\\[(\\*|\\d+)\\]/.test(p.textContent))
+"""
+
+
+def _run_all(page: Page, tries: int = 5) -> None:
+    """Run ▸ Run All Cells on the visible notebook, as a student does, until its cells start.
+
+    Right after a notebook opens, JupyterLab can take the click before the notebook is its
+    current widget or its kernel session is connected, and then runs nothing: click again.
+    """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    for _ in range(tries):
+        page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell").first.click()
+        _menu(page, "Run")
+        page.locator(".lm-Menu-itemLabel", has_text=re.compile("^Run All Cells$")).click()
+        try:
+            page.wait_for_function(_ANY_CELL_STARTED, timeout=30_000)
+            return
+        except PlaywrightTimeout:
+            page.keyboard.press("Escape")
+    raise AssertionError(f"Run All Cells started no cell in {tries} tries")
+
+
 def test_run_all_shows_the_figure_under_the_last_cell(page: Page, lab: Lab, release: Path) -> None:
     # the student's answers: the model solution in every answer cell, with the metadata of the
-    # copy the launcher made (as the student's own save would keep it)
-    notebook = lab.work / NOTEBOOK
+    # copy the launcher made (as the student's own save would keep it), in a notebook of its own
+    # (rewriting the one already open would race JupyterLab's check for changes on disk)
     answered = solved(release, "problem3")
-    answered.metadata = nbformat.read(str(notebook), 4).metadata
-    nbformat.write(answered, str(notebook))
-    _open(page, lab, NOTEBOOK)  # a fresh page load reads the notebook from disk
-    _menu(page, "Run")
-    page.locator(".lm-Menu-itemLabel", has_text=re.compile("^Run All Cells$")).click()
-    page.wait_for_function(_ALL_CELLS_RAN, timeout=WAIT_MS)
+    answered.metadata = nbformat.read(str(lab.work / NOTEBOOK), 4).metadata
+    (lab.work / ANSWERED).parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(answered, str(lab.work / ANSWERED))
+    _open(page, lab, ANSWERED)
+    _run_all(page)
+    _wait(page, _ALL_CELLS_RAN, "run all")
     errors = page.evaluate(_ERROR_OUTPUTS)
     assert errors == [], f"the model answers raised: {errors}"
     outputs = page.evaluate(_LAST_CELL_OUTPUTS)
     assert any(o.startswith("image/png") for o in outputs), f"no figure under the cell: {outputs}"
-    figure = page.wait_for_function(_LAST_CELL_IMAGE_LOADED, timeout=WAIT_MS).json_value()
+    figure = _wait(page, _LAST_CELL_IMAGE_LOADED, "figure").json_value()
     page.locator(
         ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell"
     ).last.scroll_into_view_if_needed()
@@ -172,6 +219,8 @@ def test_run_all_shows_the_figure_under_the_last_cell(page: Page, lab: Lab, rele
 
 
 def test_validate_passes_the_model_answers(page: Page, lab: Lab) -> None:
+    dialogs = page.locator(".jp-Dialog").all_inner_texts()
+    assert dialogs == [], f"a dialog is in the way: {dialogs}"
     page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .validate-button").click()
     dialog = page.locator(".jp-Dialog")
     dialog.wait_for(state="visible", timeout=WAIT_MS)
