@@ -450,6 +450,17 @@ def own_values(answers: Answers, key: str) -> list[Any] | None:
     return values
 
 
+def carried_from(
+    answers: Answers, source: str, combine: Callable[..., Any], *names: str
+) -> Carried:
+    """What the student's own functions ``names`` (their follow-through probes, ``own:<name>``)
+    give when combined call by call, e.g. ``ratio`` of their own ops and bytes."""
+    own = [own_values(answers, f"own:{name}") for name in names]
+    if any(values is None for values in own):
+        return Carried(None, source)
+    return Carried([combine(*values) for values in zip(*own, strict=True)], source)
+
+
 def ratio(numerator: float, denominator: float) -> float:
     """numerator / denominator, NaN (never close to anything) where it is undefined."""
     try:

@@ -23,6 +23,7 @@ from .base import (
     Plan,
     Relation,
     call_probe,
+    carried_from,
     compare,
     log_int,
     matmul_shapes,
@@ -53,14 +54,6 @@ def _shapes_plan(*names: str, own: tuple[str, ...] = ()):
 
 def _hand(*names: str, own: tuple[str, ...] = ()) -> tuple:
     return tuple(call_probe(name, HAND) for name in names) + tuple(own_probe(n, HAND) for n in own)
-
-
-def _carried(answers: Answers, source: str, combine, *keys: str) -> Carried:
-    """What the student's own answers under ``keys`` give, combined call by call."""
-    own = [own_values(answers, f"own:{key}") for key in keys]
-    if any(values is None for values in own):
-        return Carried(None, source)
-    return Carried([combine(*values) for values in zip(*own, strict=True)], source)
 
 
 def _costs(plan: Plan, key: str):
@@ -164,7 +157,7 @@ def _verify_intensity(plan: Plan, answers: Answers) -> list[Finding]:
                     [B * D * F / (B * D + D * F + B * F) for (B, D, F), _ in costs],
                 ),
             ],
-            carried=_carried(
+            carried=carried_from(
                 answers, "parts (a) and (b)", lambda o, l, w: ratio(o, l + w), "ops", *BYTES
             ),
         ),
@@ -210,7 +203,7 @@ def _verify_times(plan: Plan, answers: Answers) -> list[Finding]:
                     [B * D * F / PEAK for (B, D, F), _ in est],
                 ),
             ],
-            carried=_carried(answers, "part (b)", lambda o: o / PEAK, "ops"),
+            carried=carried_from(answers, "part (b)", lambda o: o / PEAK, "ops"),
         ),
         compare(
             "t_comms(B, D, F) on unseen shapes",
@@ -228,7 +221,7 @@ def _verify_times(plan: Plan, answers: Answers) -> list[Finding]:
                     [(B * D + D * F + B * F) * BANDWIDTH for (B, D, F), _ in est],
                 ),
             ],
-            carried=_carried(answers, "part (a)", lambda l, w: (l + w) / BANDWIDTH, *BYTES),
+            carried=carried_from(answers, "part (a)", lambda l, w: (l + w) / BANDWIDTH, *BYTES),
         ),
     ]
 
@@ -263,7 +256,7 @@ def _verify_bounds(plan: Plan, answers: Answers) -> list[Finding]:
                     [e.t_math_s if e.t_math_s < e.t_comms_s else e.t_comms_s for _, e in est],
                 ),
             ],
-            carried=_carried(answers, "part (d)", max, *TIMES),
+            carried=carried_from(answers, "part (d)", max, *TIMES),
         ),
         compare(
             "runtime_upper_bound(B, D, F) on unseen shapes",
@@ -272,7 +265,7 @@ def _verify_bounds(plan: Plan, answers: Answers) -> list[Finding]:
             upper,
             "with no overlap at all, compute and memory traffic take turns",
             [(swapped, lower)],
-            carried=_carried(answers, "part (d)", lambda m, c: m + c, *TIMES),
+            carried=carried_from(answers, "part (d)", lambda m, c: m + c, *TIMES),
         ),
     ]
 

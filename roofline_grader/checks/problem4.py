@@ -14,17 +14,16 @@ from roofline_lib import batched_matmul
 
 from .base import (
     Answers,
-    Carried,
     Check,
     Finding,
     Part,
     Plan,
     Within,
     call_probe,
+    carried_from,
     compare,
     matmul_shapes,
     own_probe,
-    own_values,
     ratio,
     value_probe,
 )
@@ -82,14 +81,6 @@ def _plan_intensity(rng: random.Random):
     ]
 
 
-def _carried(answers: Answers) -> Carried:
-    """ops / bytes_moved of the student's own part (a)."""
-    ops, moved = own_values(answers, "own:ops"), own_values(answers, "own:bytes_moved")
-    if ops is None or moved is None:
-        return Carried(None, "part (a)")
-    return Carried([ratio(o, m) for o, m in zip(ops, moved, strict=True)], "part (a)")
-
-
 def _verify_intensity(plan: Plan, answers: Answers) -> list[Finding]:
     costs = _costs(plan, "arithmetic_intensity")
     return [
@@ -105,7 +96,7 @@ def _verify_intensity(plan: Plan, answers: Answers) -> list[Finding]:
                     [2 * B * D * F / (B * D + D * F + B * F) for (B, D, F), _ in costs],
                 )
             ],
-            carried=_carried(answers),
+            carried=carried_from(answers, "part (a)", ratio, "ops", "bytes_moved"),
         ),
         compare(
             "intensity_bound, the most intensity any B, D, F can reach",

@@ -34,6 +34,7 @@ from .base import (
     Relation,
     Within,
     call_probe,
+    carried_from,
     compare,
     compare_bools,
     log_int,
@@ -60,14 +61,6 @@ def _with_arrays(scalars: list[tuple[int, ...]], arrays: list[tuple[int, ...]]) 
 
 def _columns(probe) -> list[np.ndarray]:
     return [np.array(c, dtype=float) for c in zip(*shapes_of(probe), strict=True)]
-
-
-def _carried(answers: Answers, source: str, combine, *keys: str) -> Carried:
-    """What the student's own answers under ``keys`` give, element by element."""
-    own = [own_values(answers, f"own:{key}") for key in keys]
-    if any(values is None for values in own):
-        return Carried(None, source)
-    return Carried([combine(*values) for values in zip(*own, strict=True)], source)
 
 
 def _own_limit(answers: Answers, key: str, source: str) -> Carried:
@@ -151,7 +144,7 @@ def _verify_standard_intensity(plan: Plan, answers: Answers) -> list[Finding]:
             answers,
             np.asarray(standard_attention(B, N, d).arithmetic_intensity).tolist(),
             "intensity is the FLOPs over the bytes of the statement's byte model",
-            carried=_carried(answers, "part (a)", ratio, "standard_flops", "standard_bytes"),
+            carried=carried_from(answers, "part (a)", ratio, "standard_flops", "standard_bytes"),
         ),
         compare(
             "standard_intensity_limit(d), the limit for N ≫ d",
@@ -277,7 +270,7 @@ def _verify_regime(plan: Plan, answers: Answers) -> list[Finding]:
             expected,
             "compare standard attention's intensity with the H100's critical intensity (dense bf16 "
             "peak over HBM bandwidth); it is memory-bound when it falls short",
-            carried=_carried(answers, "part (b)", lambda i: i < I_STAR, "standard_intensity"),
+            carried=carried_from(answers, "part (b)", lambda i: i < I_STAR, "standard_intensity"),
         ),
         compare(
             "critical_seq_len_d128",
