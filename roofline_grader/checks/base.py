@@ -34,8 +34,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-RTOL = 1e-6
-"""Relative tolerance every numeric answer is checked to (the notebooks state it)."""
+from roofline_lib.selfcheck.answers import RTOL, close  # the visible checks compare the same way
 
 KINDS = ("number", "bool", "figure")
 
@@ -269,17 +268,6 @@ def answer_values(answers: Answers, key: str, name: str) -> tuple[list[Any] | No
             return None, str(result["e"])
         values.extend(_flatten(result.get("v")))
     return values, ""
-
-
-def close(got: Any, want: float, rtol: float = RTOL) -> bool:
-    """Whether a returned number equals a reference to a relative tolerance (inf equals inf)."""
-    if isinstance(got, bool) or not isinstance(got, int | float):
-        return False
-    if math.isnan(got) or math.isnan(want):
-        return False
-    if math.isinf(want) or math.isinf(got):
-        return got == want
-    return abs(got - want) <= rtol * max(abs(want), 1e-300)
 
 
 def all_close(got: Sequence[Any], want: Sequence[float], rtol: float = RTOL) -> bool:

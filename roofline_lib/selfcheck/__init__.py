@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .answers import PLAN_ENV, encode, evaluate
+from .answers import PLAN_ENV, close, encode, evaluate
 
 CASES_PATH = Path(__file__).with_name("cases.json")
 
@@ -136,11 +136,7 @@ def _close(got: Any, want: Any, rtol: float) -> bool:
         )
     if isinstance(want, bool) or isinstance(got, bool):
         return isinstance(got, bool) and got == want
-    if not isinstance(got, int | float) or math.isnan(got):
-        return False
-    if math.isinf(want) or math.isinf(got):
-        return got == want
-    return abs(got - want) <= rtol * max(abs(want), 1e-300)
+    return close(got, want, rtol)
 
 
 def _failure(what: str, hint: str) -> Outcome:

@@ -13,6 +13,7 @@ Only the standard library is imported here; numpy and matplotlib when an answer 
 
 from __future__ import annotations
 
+import math
 import numbers
 import signal
 import sys
@@ -23,9 +24,23 @@ from typing import Any
 
 PLAN_ENV = "ROOFLINE_CHECK_PLAN"
 """Environment variable with the path of the plan file, in a kernel started by the grader."""
+RTOL = 1e-6
+"""Relative tolerance every numeric answer is checked to (the notebooks state it)."""
 MAX_LINES = 64
 MAX_POINTS = 4096
 MAX_MESSAGE = 300
+
+
+def close(got: Any, want: float, rtol: float = RTOL) -> bool:
+    """Whether a returned number equals a reference to a relative tolerance (inf equals inf; a
+    bool is never a number; NaN equals nothing)."""
+    if isinstance(got, bool) or not isinstance(got, int | float):
+        return False
+    if math.isnan(got) or math.isnan(want):
+        return False
+    if math.isinf(want) or math.isinf(got):
+        return got == want
+    return abs(got - want) <= rtol * max(abs(want), 1e-300)
 
 
 class _BadAnswerError(Exception):

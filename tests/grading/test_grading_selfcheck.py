@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from roofline_grader.checks import PARTS, PROBLEMS, make_plan
-from roofline_grader.checks.base import expectations, own_probe
+from roofline_grader.checks.base import Expected, expectations, own_probe
 from roofline_grader.checks.visible import CASES_PATH, render
 from roofline_lib import selfcheck
 from roofline_lib.selfcheck import VisibleCheckError, visible_checks
@@ -120,16 +120,24 @@ def test_a_follow_through_probe_gives_up_on_a_function_that_never_returns() -> N
 # -- hints never give the answer away -------------------------------------------------------------
 
 
+def _expectations(problem: str) -> list[Expected]:
+    """What every hidden check of ``problem`` expects, on one plan each."""
+    return [
+        expected
+        for part in PROBLEMS[problem]
+        if part.check is not None
+        for expected in expectations(part.check, make_plan(part.check, "hints"))
+    ]
+
+
 def _hints(problem: str) -> list[str]:
     """Every hint a student of ``problem`` can be shown: hidden and visible."""
     hints = []
+    for expected in _expectations(problem):
+        hints.append(expected.hint)
+        hints.extend(h for h, _ in expected.mistakes)
     for part in PROBLEMS[problem]:
-        if part.check is None:
-            continue
-        for expected in expectations(part.check, make_plan(part.check, "hints")):
-            hints.append(expected.hint)
-            hints.extend(h for h, _ in expected.mistakes)
-        for case in selfcheck.cases()[part.grade_id]:
+        for case in selfcheck.cases().get(part.grade_id, ()):
             hints.append(case["hint"])
             hints.extend(m["hint"] for m in case.get("mistakes", ()))
     return hints
@@ -137,14 +145,12 @@ def _hints(problem: str) -> list[str]:
 
 def _named_answers(problem: str) -> list[float]:
     """The reference value of every named answer (not a function) of ``problem``."""
-    values = []
-    for part in PROBLEMS[problem]:
-        if part.check is None:
-            continue
-        for expected in expectations(part.check, make_plan(part.check, "hints")):
-            if expected.probe.calls is None and not expected.probe.key.startswith("own:"):
-                values.extend(float(v) for v in expected.values)
-    return values
+    return [
+        float(v)
+        for expected in _expectations(problem)
+        if expected.probe.calls is None and not expected.probe.key.startswith("own:")
+        for v in expected.values
+    ]
 
 
 NUMBER = re.compile(r"\d+(?:[.,]\d+)*(?:e[+-]?\d+)?")
