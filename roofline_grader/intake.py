@@ -171,7 +171,7 @@ def _locate(root: Path, student: str, assignment: str) -> Task:
     entries = _entries(folder)
     dirs = [p for p in entries if p.is_dir() and normalize(p.name) == normalize(assignment)]
     notebook: Path | None = None
-    timestamp = None
+    timestamp = secret = None
     if dirs:
         home = next((d for d in dirs if d.name == assignment), dirs[0])
         if home.name != assignment:
@@ -181,6 +181,9 @@ def _locate(root: Path, student: str, assignment: str) -> Task:
         stamp = home / "timestamp.txt"
         if stamp.is_file() and _link_on_the_way(root, stamp) is None:
             timestamp = stamp.read_text(errors="replace").strip()[:100] or None
+        secret_file = home / "submission_secret.txt"
+        if secret_file.is_file() and _link_on_the_way(root, secret_file) is None:
+            secret = secret_file.read_text(errors="replace").strip()[:200] or None
         notebooks = [p for p in _entries(home) if p.suffix == ".ipynb" and p.is_file()]
         exact = home / f"{assignment}.ipynb"
         if exact.is_file():
@@ -220,5 +223,6 @@ def _locate(root: Path, student: str, assignment: str) -> Task:
         notebook=str(notebook) if notebook else None,
         fingerprint=file_hash(notebook) if notebook else "missing",
         timestamp=timestamp,
+        secret=secret,
         problems=tuple(problems),
     )

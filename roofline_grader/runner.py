@@ -198,8 +198,9 @@ def _store_files(ws: Workspace, result: Mapping[str, Any]) -> None:
         source, target = Path(str(result["notebook"])), folder / f"{assignment}.ipynb"
         if not (target.exists() and target.samefile(source)):  # graded in place (nbgrader collect)
             shutil.copyfile(source, target)
-            if result.get("timestamp"):
-                (folder / "timestamp.txt").write_text(str(result["timestamp"]) + "\n")
+            for name, key in (("timestamp.txt", "timestamp"), ("submission_secret.txt", "secret")):
+                if result.get(key):
+                    (folder / name).write_text(str(result[key]) + "\n")
     graded = ws.autograded / student / assignment
     shutil.rmtree(graded, ignore_errors=True)
     if result.get("autograded") and Path(str(result["autograded"])).is_file():

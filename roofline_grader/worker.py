@@ -54,6 +54,8 @@ class Task:
         notebook: path of the submitted notebook, or None when none was found.
         fingerprint: sha256 of the notebook's bytes ('missing' without one).
         timestamp: the contents of nbgrader's timestamp.txt, if any.
+        secret: the contents of nbgrader's submission_secret.txt, if any (written by ``nbgrader
+            submit``; Fetch Feedback finds a feedback page by a hash of it).
         problems: what intake already noticed (a misnamed notebook, say).
     """
 
@@ -63,6 +65,7 @@ class Task:
     notebook: str | None
     fingerprint: str
     timestamp: str | None = None
+    secret: str | None = None
     problems: tuple[tuple[str, str], ...] = ()
 
 
@@ -97,6 +100,7 @@ def _base_result(task: Task) -> dict[str, Any]:
         "assignment": task.assignment,
         "fingerprint": task.fingerprint,
         "timestamp": task.timestamp,
+        "secret": task.secret,
         "notebook": task.notebook,
         "status": "graded",
         "problems": [{"kind": k, "grade_id": "", "detail": d} for k, d in task.problems],
