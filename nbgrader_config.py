@@ -4,8 +4,14 @@
   (``make release`` regenerates it).
 * The gradebook and nbgrader's ``submitted/``, ``autograded/`` and ``feedback/`` folders live in a
   grading workspace outside version control: ``grading/`` (git-ignored), or the directory named by
-  the environment variable ``ROOFLINE_GRADING_DIR``. The exchange behind JupyterLab's Assignments
-  tab (``make lab``) is ``<workspace>/exchange``.
+  the environment variable ``ROOFLINE_GRADING_DIR``.
+* nbgrader's exchange (where ``release_assignment`` puts assignments, ``submit`` puts submissions
+  and ``roofline-grade --release-feedback`` puts feedback) is the folder named by the environment
+  variable ``ROOFLINE_EXCHANGE``: for a class, the shared folder that every student's nbgrader
+  configuration names too (README, "A shared exchange and JupyterHub"). Unset, it is
+  ``<workspace>/exchange``, on this machine only (``make lab``). This file is read after any
+  system-wide ``/etc/jupyter/nbgrader_config.py``, so it decides: set the variable, not only the
+  system-wide ``c.Exchange.root``.
 * Autograding uses the same pipeline as ``roofline-grade``: nbgrader's preprocessors with the
   sealed executor (hidden tests judged outside the student's kernel, timeouts, restart after a
   kernel death), duplicated grade ids made harmless and deleted test cells restored from the

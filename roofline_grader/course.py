@@ -10,6 +10,9 @@ from pathlib import Path
 CONFIG_FILE = "nbgrader_config.py"
 WORKSPACE_ENV = "ROOFLINE_GRADING_DIR"
 """Environment variable naming the grading workspace (default: the course's grading/)."""
+EXCHANGE_ENV = "ROOFLINE_EXCHANGE"
+"""Environment variable naming nbgrader's exchange (default: ``<workspace>/exchange``): for a class,
+the shared folder every student's nbgrader config names in ``c.Exchange.root``."""
 
 
 @dataclass(frozen=True)
@@ -38,8 +41,11 @@ class Course:
 
     @property
     def exchange(self) -> Path:
-        """nbgrader's exchange for JupyterLab's Assignments tab: ``<workspace>/exchange``."""
-        return self.default_workspace / "exchange"
+        """nbgrader's exchange (``c.Exchange.root``), where assignments are released, submissions
+        arrive and feedback is released: $ROOFLINE_EXCHANGE (a folder shared by a class), else
+        ``<workspace>/exchange`` (one machine, ``make lab``)."""
+        shared = os.environ.get(EXCHANGE_ENV)
+        return Path(shared).resolve() if shared else self.default_workspace / "exchange"
 
     @property
     def assignments(self) -> tuple[str, ...]:
