@@ -1,8 +1,20 @@
-"""One feedback page per student: every part, its points, and each check passed or failed with a hint.
+"""Feedback pages: every part, its points, and each check passed or failed with a hint.
 
-The page is built from the grader's findings (labels and hints written in words) and the scores in
+A page is built from the grader's findings (labels and hints written in words) and the scores in
 the master gradebook, never from the notebooks' cells: no test source, hidden or visible, and no
 traceback can reach it. Everything that came from a student's notebook (error messages) is escaped.
+
+The workspace's ``feedback/`` folder has one folder per student, in nbgrader's layout
+(``CourseDirectory.feedback_directory``, ``feedback/<student>/<assignment>/``, read by nbgrader's
+``release_feedback``; see nbgrader/exchange/default/release_feedback.py)::
+
+    feedback/<student>/index.html                          the whole course, every problem
+    feedback/<student>/<assignment>/<assignment>.html      one problem: what Fetch Feedback delivers
+    feedback/<student>/<assignment>/timestamp.txt          } as ``nbgrader submit`` wrote them, only
+    feedback/<student>/<assignment>/submission_secret.txt  } for a submission that came through it
+
+A problem page is written for every submitted notebook; :mod:`~roofline_grader.exchange` releases
+those with a ``submission_secret.txt`` to nbgrader's exchange and zips each student's pages.
 """
 
 from __future__ import annotations
@@ -10,7 +22,9 @@ from __future__ import annotations
 import hashlib
 import html
 import re
+import shutil
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -56,8 +70,11 @@ def page(
     index: Mapping[str, list[CellInfo]],
     scores: Mapping[str, Mapping[str, Any]],
     results: Mapping[str, Mapping[str, Any]],
+    subject: str = "",
 ) -> str:
-    """The HTML page of one student. ``scores`` and ``results`` are keyed by assignment."""
+    """The HTML page of one student on the assignments of ``index`` (all of them: the course page;
+    one: a problem page, whose ``subject`` is the problem's title). ``scores`` and ``results`` are
+    keyed by assignment."""
     sections, total, maximum, waiting = [], 0.0, 0.0, 0.0
     for assignment, cells in index.items():
         result = results.get(assignment, {})
@@ -92,10 +109,12 @@ def page(
             + "</section>"
         )
     pending = f" ({fmt(waiting)} points still to be graded by hand)" if waiting else ""
+    title = f"Feedback for {_clean(student)}" + (f": {_clean(subject)}" if subject else "")
     return (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
-        f"<title>Feedback for {_clean(student)}</title><style>{STYLE}</style></head><body>"
-        f"<h1>Feedback for {_clean(student)}</h1>"
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{title}</title><style>{STYLE}</style></head><body>"
+        f"<h1>{title}</h1>"
         f"<p><strong>Total: {fmt(total)} / {fmt(maximum)} points</strong>{pending}.</p>"
         '<p class="small">Each part lists what was checked. Hidden checks called your functions on '
         "shapes you had not seen and compared them with the course library (relative tolerance "
@@ -147,14 +166,55 @@ MAX_NAME_BYTES = 255
 """The longest file name most filesystems allow, in bytes."""
 
 
-def feedback_file_name(student: str) -> str:
-    """``<student>.html``; an id too long for a file name is cut and given a hash to stay unique."""
-    name = f"{student}.html"
-    if len(name.encode()) <= MAX_NAME_BYTES:
+def feedback_file_name(student: str, suffix: str = ".html") -> str:
+    """``<student><suffix>``; a name too long for a file (or one that is no plain file name: empty,
+    ``.``, ``..``, holding ``/``) is cut and given a hash of the id, so that it stays unique."""
+    name = f"{student}{suffix}"
+    plain = student not in ("", ".", "..") and "/" not in student and "\0" not in student
+    if plain and len(name.encode()) <= MAX_NAME_BYTES:
         return name
     digest = hashlib.sha256(student.encode()).hexdigest()[:12]
-    cut = student.encode()[:200].decode("utf-8", errors="ignore")
-    return f"{cut}-{digest}.html"
+    cut = student.encode()[:200].decode("utf-8", errors="ignore").replace("/", "_").strip(".")
+    return f"{cut}-{digest}{suffix}"
+
+
+COURSE_PAGE = "index.html"
+"""The whole course's page in each student's feedback folder."""
+
+
+@dataclass(frozen=True)
+class ProblemPage:
+    """The feedback page of one submission (one student, one problem).
+
+    Attributes:
+        student: the student id.
+        assignment: the problem (nbgrader assignment id).
+        notebook_id: the submitted notebook's name without ``.ipynb`` (nbgrader's notebook id; it
+            names the page, and Fetch Feedback looks the page up by it).
+        path: ``feedback/<student>/<assignment>/<notebook_id>.html``.
+        secret: the submission's ``submission_secret.txt`` as ``nbgrader submit`` wrote it; None
+            when the notebook did not come through ``nbgrader submit`` (an LMS download, say).
+        timestamp: the submission's ``timestamp.txt``, if any.
+    """
+
+    student: str
+    assignment: str
+    notebook_id: str
+    path: Path
+    secret: str | None
+    timestamp: str | None
+
+
+@dataclass(frozen=True)
+class FeedbackPages:
+    """What :func:`write_feedback` wrote: a course page per student, a page per submission."""
+
+    folder: Path
+    course_pages: tuple[tuple[str, Path], ...]
+    problem_pages: tuple[ProblemPage, ...]
+
+    def student_folder(self, student: str) -> Path:
+        return self.folder / feedback_file_name(student, "")
 
 
 def write_feedback(
@@ -163,15 +223,53 @@ def write_feedback(
     students: Sequence[str],
     index: Mapping[str, list[CellInfo]],
     results: Mapping[str, Mapping[str, Any]],
-) -> int:
-    """Write ``folder/<student>.html`` for every student; returns the number of pages."""
+) -> FeedbackPages:
+    """Write every student's folder of pages (layout in the module's docstring), afresh."""
     folder.mkdir(parents=True, exist_ok=True)
     by_student: dict[str, dict[str, Mapping[str, Any]]] = {}
     for result in results.values():
         by_student.setdefault(result["student"], {})[result["assignment"]] = result
+    course_pages: list[tuple[str, Path]] = []
+    problem_pages: list[ProblemPage] = []
     for student in students:
+        home = folder / feedback_file_name(student, "")
+        shutil.rmtree(home, ignore_errors=True)  # an earlier run's pages and secrets
+        home.mkdir()
         scores = {a: submission_scores(gb, a, student) for a in index}
-        (folder / feedback_file_name(student)).write_text(
-            page(student, index, scores, by_student.get(student, {})), encoding="utf-8"
-        )
-    return len(students)
+        mine = by_student.get(student, {})
+        course_page = home / COURSE_PAGE
+        course_page.write_text(page(student, index, scores, mine), encoding="utf-8")
+        course_pages.append((student, course_page))
+        for assignment, cells in index.items():
+            result = mine.get(assignment, {})
+            if not result.get("notebook"):
+                continue  # nothing was submitted: the course page says so
+            problem_pages.append(
+                _write_problem_page(home, student, assignment, cells, scores, result)
+            )
+    return FeedbackPages(folder, tuple(course_pages), tuple(problem_pages))
+
+
+def _write_problem_page(
+    home: Path,
+    student: str,
+    assignment: str,
+    cells: list[CellInfo],
+    scores: Mapping[str, Mapping[str, Any]],
+    result: Mapping[str, Any],
+) -> ProblemPage:
+    """``<home>/<assignment>/<notebook id>.html``, with nbgrader's timestamp.txt and
+    submission_secret.txt beside it, written exactly as ``nbgrader submit`` wrote them (no newline
+    added: the exchange's file name is a hash of the secret's exact text)."""
+    target = home / assignment
+    target.mkdir()
+    notebook_id = Path(str(result["notebook"])).stem
+    path = target / f"{feedback_file_name(notebook_id, '')}.html"
+    subject = problem_title(cells, assignment)
+    text = page(student, {assignment: cells}, scores, {assignment: result}, subject=subject)
+    path.write_text(text, encoding="utf-8")
+    secret, timestamp = result.get("secret") or None, result.get("timestamp") or None
+    if secret:
+        (target / "submission_secret.txt").write_text(str(secret), encoding="utf-8")
+        (target / "timestamp.txt").write_text(str(timestamp or ""), encoding="utf-8")
+    return ProblemPage(student, assignment, notebook_id, path, secret, timestamp)

@@ -80,7 +80,7 @@ class GradedRun:
         return [p for p in self.report["problems"] if p["student"] == student]
 
     def feedback(self, student: str) -> str:
-        return (self.workspace / "feedback" / f"{student}.html").read_text()
+        return (self.workspace / "feedback" / student / "index.html").read_text()
 
 
 @pytest.fixture(scope="session")

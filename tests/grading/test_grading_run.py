@@ -144,7 +144,7 @@ def test_failed_checks_explain_in_words_without_numbers(graded: GradedRun, relea
 
 
 def test_feedback_pages_show_checks_and_never_hidden_test_source(graded: GradedRun) -> None:
-    pages = sorted((graded.workspace / "feedback").glob("*.html"))
+    pages = sorted((graded.workspace / "feedback").glob("*/index.html"))
     assert len(pages) == len(graded.cases)
     for page in pages:
         text = page.read_text()

@@ -374,7 +374,7 @@ def test_a_students_error_reaches_reports_only_as_a_short_clean_excerpt(
     details = [p["detail"] for p in report["problems"] if p["student"] == "raises-noisy-error"]
     assert details and all(len(d) <= 310 for d in details), details
     assert all(not any(ord(c) < 32 or c == "\x7f" for c in d) for d in details), details
-    page = (hostile.workspace / "feedback" / "raises-noisy-error.html").read_text()
+    page = (hostile.workspace / "feedback" / "raises-noisy-error" / "index.html").read_text()
     assert "\x1b" not in page and "A" * 400 not in page
 
 

@@ -1,0 +1,157 @@
+"""Feedback back to students: nbgrader's own Fetch Feedback delivers the course's page.
+
+One round trip on a temporary workspace and exchange, by one OS user playing both parts (the
+shared-exchange test plays them as two): nbgrader releases problem1, the student fetches it, answers
+it and submits with nbgrader; the instructor collects, and ``roofline-grade --release-feedback``
+grades and releases; the student's ``nbgrader fetch_feedback`` brings back the course's page. Beside
+the nbgrader submission, one from an LMS (no submission_secret.txt) is reported as not released,
+and one whose student id holds glob characters is released all the same.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbgrader.utils import get_username, notebook_hash
+
+from roofline_grader.config import COURSE_ID
+
+from .conftest import CELL_TIMEOUT_S, grading_env, roofline_grade
+from .grading_cases import ROOT, model_answers
+
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("grading")]
+HIDDEN_TEXT = ("BEGIN HIDDEN TESTS", "roofline_grader.hidden", "END HIDDEN TESTS")
+
+
+def nbgrader(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(
+        [sys.executable, "-m", "nbgrader", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, f"nbgrader {' '.join(args)}:\n{done.stdout}\n{done.stderr}"
+    return done
+
+
+def answer(notebook: Path, assignment: str) -> None:
+    """Fill every answer cell of a fetched notebook with the model answer, as a student would."""
+    nb = nbformat.read(str(notebook), 4)
+    model = model_answers(assignment)
+    for cell in nb.cells:
+        gid = cell.metadata.get("nbgrader", {}).get("grade_id", "")
+        if gid in model and cell.metadata["nbgrader"].get("solution"):
+            cell.source = model[gid]
+    nbformat.write(nb, str(notebook))
+
+
+def test_fetch_feedback_delivers_the_course_page_and_no_hidden_test(tmp_path: Path) -> None:
+    exchange, workspace = tmp_path / "exchange", tmp_path / "workspace"
+    instructor = grading_env(ROOFLINE_GRADING_DIR=str(workspace), ROOFLINE_EXCHANGE=str(exchange))
+    nbgrader("release_assignment", "problem1", "--force", cwd=ROOT, env=instructor)
+
+    # The student: a home and nbgrader configuration of their own, as nbgrader's docs show.
+    home, work = tmp_path / "student-home", tmp_path / "student"
+    work.mkdir()
+    (work / "nbgrader_config.py").write_text(
+        f"c = get_config()\nc.Exchange.root = {str(exchange)!r}\n"
+        f"c.CourseDirectory.course_id = {COURSE_ID!r}\n"
+    )
+    student_env = grading_env(HOME=str(home))
+    nbgrader("fetch_assignment", "problem1", cwd=work, env=student_env)
+    answer(work / "problem1" / "problem1.ipynb", "problem1")
+    nbgrader("submit", "problem1", cwd=work, env=student_env)
+    nbgrader("collect", "problem1", cwd=ROOT, env=instructor)
+    me = get_username()
+    assert (workspace / "submitted" / me / "problem1" / "submission_secret.txt").is_file()
+
+    # From an LMS: a notebook without nbgrader's secret. A student id with glob characters, with
+    # a secret of its own (nbgrader submit's format: 64 random bytes as hex).
+    lms = workspace / "submitted" / "lms-student" / "problem1"
+    lms.mkdir(parents=True)
+    shutil.copyfile(work / "problem1" / "problem1.ipynb", lms / "problem1.ipynb")
+    odd = workspace / "submitted" / "odd[1]*" / "problem1"
+    shutil.copytree(lms, odd)
+    odd_secret = secrets.token_hex(64)
+    (odd / "submission_secret.txt").write_text(odd_secret)
+    (odd / "timestamp.txt").write_text("2025-01-01 12:00:00.000000 UTC")
+
+    run = roofline_grade(
+        workspace / "submitted",
+        "--out",
+        workspace,
+        "--release-feedback",
+        "--exchange",
+        exchange,
+        "--timeout",
+        CELL_TIMEOUT_S,
+        "--quiet",
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert f"Released to the exchange {exchange.resolve()}" in run.stdout
+    assert "2 problem pages; not released: 1." in run.stdout
+    assert "no submission_secret.txt" in run.stdout and "lms-student / problem1" in run.stdout
+    report = json.loads((workspace / "report.json").read_text())["feedback_release"]
+    assert report["not_released"] == [
+        {
+            "student": "lms-student",
+            "assignment": "problem1",
+            "reason": report["not_released"][0]["reason"],
+        }
+    ]
+    odd_name = notebook_hash(secret=odd_secret, notebook_id="problem1")
+    assert (exchange / COURSE_ID / "feedback" / f"{odd_name}.html").is_file()
+
+    # The student fetches it with nbgrader's own command.
+    nbgrader("fetch_feedback", "problem1", cwd=work, env=student_env)
+    fetched = list((work / "problem1" / "feedback").glob("*/problem1.html"))
+    assert len(fetched) == 1, fetched
+    text = fetched[0].read_text()
+    ours = workspace / "feedback" / me / "problem1" / "problem1.html"
+    assert text == ours.read_text(), "the course's page, not nbgrader's generated HTML"
+    assert f"Feedback for {me}: Problem 1" in text and "Total: 9 / 9 points" in text
+    assert "✓ bytes_loaded" in text
+    for words in HIDDEN_TEXT:
+        assert words not in text
+    # The whole-course page stays in the workspace, beside the problem pages.
+    course_page = (workspace / "feedback" / me / "index.html").read_text()
+    assert "Total: 9 / " in course_page and "no notebook was submitted for problem2" in course_page
+
+    # One zip per student, for an LMS: the course page and each problem page, no secret.
+    for student in (me, "lms-student", "odd[1]*"):
+        with zipfile.ZipFile(workspace / "feedback-zips" / f"{student}.zip") as zf:
+            assert sorted(zf.namelist()) == [f"{student}/index.html", f"{student}/problem1.html"]
+            page = zf.read(f"{student}/problem1.html").decode()
+            assert (
+                page
+                == (workspace / "feedback" / student / "problem1" / "problem1.html").read_text()
+            )
+            assert not any(words in page for words in HIDDEN_TEXT)
+
+
+def test_release_feedback_to_a_missing_exchange_stops_before_grading(tmp_path: Path) -> None:
+    (tmp_path / "submissions" / "ann" / "problem1").mkdir(parents=True)
+    run = roofline_grade(
+        tmp_path / "submissions",
+        "--out",
+        tmp_path / "workspace",
+        "--release-feedback",
+        "--exchange",
+        tmp_path / "nowhere",
+        "--quiet",
+    )
+    assert run.returncode == 2
+    assert f"the exchange {tmp_path / 'nowhere'} is not a folder" in run.stderr
+    assert "chmod 1777" in run.stderr
+    assert not (tmp_path / "workspace" / "grades.csv").exists()
