@@ -32,6 +32,7 @@ import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
 
 from roofline_lib.selfcheck.answers import RTOL, close  # the visible checks compare the same way
@@ -89,23 +90,70 @@ Plan = Mapping[str, Probe]
 """A plan keyed by probe key."""
 
 
+class Cause(Enum):
+    """Why a finding came out as it did, for the class report (:mod:`roofline_grader.classreport`).
+
+    * ``MISCONCEPTION``: wrong, and matching a known wrong formula exactly; the hint names it;
+    * ``WRONG``: wrong, matching no known mistake; the hint is the check's general one;
+    * ``IGNORES_INPUTS``: the same answer whatever the arguments;
+    * ``NO_ANSWER``: nothing to judge (not defined, not implemented, an error, the wrong number or
+      type of values); the hint says why;
+    * ``CARRIED``: passed by follow-through from the student's own wrong earlier answers.
+    """
+
+    MISCONCEPTION = "misconception"
+    WRONG = "wrong"
+    IGNORES_INPUTS = "ignores-inputs"
+    NO_ANSWER = "no-answer"
+    CARRIED = "carried"
+
+
 @dataclass(frozen=True)
 class Finding:
     """One check's outcome: what was checked, whether it passed, and a hint in words.
 
     A failed finding's hint says what to fix; a passed one may carry a note (follow-through).
+
+    Attributes:
+        cause: why it passed or failed (:class:`Cause`); None for a plain pass, and in the journals
+            of runs older than the field.
+        ratio: on a wrong numeric answer, the one factor r with answer = r · reference for every
+            value the probe returned (r ≠ 1, to the comparison's tolerance: 2 for a byte counted
+            twice, 10⁻¹² for TFLOP/s given as FLOP/s); None when no single factor fits.
     """
 
     label: str
     passed: bool
     hint: str = ""
+    cause: Cause | None = None
+    ratio: float | None = None
+
+    @property
+    def carried(self) -> bool:
+        """Passed by follow-through (told by the note's words in journals without a cause)."""
+        if self.cause is not None:
+            return self.cause is Cause.CARRIED
+        return self.passed and self.hint.startswith(CARRIED_PREFIX)
 
     def to_json(self) -> dict[str, Any]:
-        return {"label": self.label, "passed": self.passed, "hint": self.hint}
+        data: dict[str, Any] = {"label": self.label, "passed": self.passed, "hint": self.hint}
+        if self.cause is not None:
+            data["cause"] = self.cause.value
+        if self.ratio is not None:
+            data["ratio"] = self.ratio
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Finding:
-        return cls(str(data["label"]), bool(data["passed"]), str(data.get("hint", "")))
+        """The finding ``to_json`` wrote; a field a journal of an earlier run lacks is None."""
+        cause, ratio = data.get("cause"), data.get("ratio")
+        return cls(
+            str(data["label"]),
+            bool(data["passed"]),
+            str(data.get("hint", "")),
+            None if cause is None else Cause(cause),
+            None if ratio is None else float(ratio),
+        )
 
 
 @dataclass(frozen=True)
@@ -288,22 +336,55 @@ class Carried:
     source: str
 
 
+CARRIED_PREFIX = "carried forward from "
+
+
 def carried_note(source: str) -> str:
     return (
-        f"carried forward from {source}: right for your own answers there, which are marked "
+        f"{CARRIED_PREFIX}{source}: right for your own answers there, which are marked "
         "where they were made"
     )
 
 
+def constant_ratio(got: Sequence[Any], want: Sequence[float], rtol: float = RTOL) -> float | None:
+    r"""The one factor :math:`r \ne 1` with :math:`g_i = r\,w_i` for every answer :math:`g_i` and
+    reference :math:`w_i` (each :math:`g_i / w_i` within ``rtol`` of the first), else None.
+
+    A pair of zeros fits any factor; a zero reference under a non-zero answer, a non-finite value
+    or a non-number fits none. Dimensionless, like the answers' ratio it is.
+    """
+    if len(got) != len(want):
+        return None
+    ratios = []
+    for g, w in zip(got, want, strict=True):
+        if isinstance(g, bool) or not isinstance(g, int | float):
+            return None
+        if not (math.isfinite(g) and math.isfinite(w)):
+            return None
+        if w == 0:
+            if g != 0:
+                return None
+            continue
+        ratios.append(g / w)
+    if not ratios:
+        return None
+    first = ratios[0]
+    if close(first, 1.0, rtol) or not all(close(r, first, rtol) for r in ratios):
+        return None
+    return first
+
+
 @dataclass(frozen=True)
 class Expected:
-    """What a comparison expects of one probe: references, the hint, and known mistakes."""
+    """What a comparison expects of one probe: references, the hint, and known mistakes; ``label``
+    is the finding's."""
 
     probe: Probe
     values: tuple[Any, ...]
     hint: str
     mistakes: tuple[tuple[str, tuple[float, ...]], ...] = ()
     rtol: float = RTOL
+    label: str = ""
 
 
 _RECORDING: contextvars.ContextVar[list[Expected] | None] = contextvars.ContextVar(
@@ -360,28 +441,33 @@ def compare(
             hint,
             tuple((h, tuple(float(v) for v in values)) for h, values in misconceptions),
             rtol,
+            label,
         )
     )
     got, why = answer_values(answers, probe.key, probe.name)
     if got is None:
-        return Finding(label, False, why)
+        return Finding(label, False, why, Cause.NO_ANSWER)
     if len(got) != len(expected):
-        return Finding(label, False, f"{probe.name} returned the wrong number of values")
+        return Finding(
+            label, False, f"{probe.name} returned the wrong number of values", Cause.NO_ANSWER
+        )
     if all_close(got, expected, rtol):
         return Finding(label, True)
     for option in _options(carried):
         if _carries(got, expected, option, all_close, rtol):
-            return Finding(label, True, carried_note(option.source))
+            return Finding(label, True, carried_note(option.source), Cause.CARRIED)
+    factor = constant_ratio(got, expected, rtol)
     for mis_hint, values in misconceptions:
         if all_close(got, [float(v) for v in values], rtol):
-            return Finding(label, False, mis_hint)
+            return Finding(label, False, mis_hint, Cause.MISCONCEPTION, factor)
     if probe.calls and len(got) > 1 and len(set(map(repr, got))) == 1 and len(set(expected)) > 1:
         return Finding(
             label,
             False,
             f"{probe.name} returns the same value whatever its arguments: compute it from them",
+            Cause.IGNORES_INPUTS,
         )
-    return Finding(label, False, hint)
+    return Finding(label, False, hint, Cause.WRONG, factor)
 
 
 Carry = Carried | Sequence[Carried] | None
@@ -414,20 +500,22 @@ def compare_bools(
     carried: Carry = None,
 ) -> Finding:
     """Compare True/False answers; an expected ``None`` (too close to call) is not checked."""
-    _record(Expected(probe, tuple(expected), hint))
+    _record(Expected(probe, tuple(expected), hint, label=label))
     got, why = answer_values(answers, probe.key, probe.name)
     if got is None:
-        return Finding(label, False, why)
+        return Finding(label, False, why, Cause.NO_ANSWER)
     if len(got) != len(expected):
-        return Finding(label, False, f"{probe.name} returned the wrong number of values")
+        return Finding(
+            label, False, f"{probe.name} returned the wrong number of values", Cause.NO_ANSWER
+        )
     if any(not isinstance(g, bool) for g in got):
-        return Finding(label, False, f"{probe.name} should return True or False")
+        return Finding(label, False, f"{probe.name} should return True or False", Cause.NO_ANSWER)
     if _same_bools(got, expected):
         return Finding(label, True)
     for option in _options(carried):
         if _carries(got, expected, option, _same_bools):
-            return Finding(label, True, carried_note(option.source))
-    return Finding(label, False, hint)
+            return Finding(label, True, carried_note(option.source), Cause.CARRIED)
+    return Finding(label, False, hint, Cause.WRONG)
 
 
 def own_values(answers: Answers, key: str) -> list[Any] | None:

@@ -19,6 +19,7 @@ from roofline_lib import analyze, chapter, matmul
 from .base import (
     RTOL,
     Answers,
+    Cause,
     Check,
     FigureShows,
     Finding,
@@ -161,7 +162,7 @@ def _is_own_curve(x: Sequence[float], y: Sequence[float], own: Sequence[float]) 
 def _verify_curves(plan: Plan, answers: Answers) -> list[Finding]:
     figure, why = _figure(answers)
     if figure is None:
-        return [Finding(f"the curve for D = F = {D}", False, why) for D in SHAPES]
+        return [Finding(f"the curve for D = F = {D}", False, why, Cause.NO_ANSWER) for D in SHAPES]
     lines = _lines(figure)
     findings = []
     for D in SHAPES:
@@ -172,9 +173,9 @@ def _verify_curves(plan: Plan, answers: Answers) -> list[Finding]:
         own = own_values(answers, f"own:curve{D}")
         wrong_own = own is not None and not all_close(own, reference(np.array(BATCHES), D, D))
         if wrong_own and any(_is_own_curve(x, y, own) for x, y in lines):
-            findings.append(Finding(label, True, carried_note("part (a)")))
+            findings.append(Finding(label, True, carried_note("part (a)"), Cause.CARRIED))
             continue
-        findings.append(Finding(label, False, curve_hint(D)))
+        findings.append(Finding(label, False, curve_hint(D), Cause.WRONG))
     return findings
 
 
@@ -199,19 +200,24 @@ def _is_peak_line(x: Sequence[float], y: Sequence[float]) -> bool:
 def _verify_peak_and_labels(plan: Plan, answers: Answers) -> list[Finding]:
     figure, why = _figure(answers)
     if figure is None:
-        return [Finding("the peak line", False, why), Finding("labelled axes", False, why)]
+        return [
+            Finding("the peak line", False, why, Cause.NO_ANSWER),
+            Finding("labelled axes", False, why, Cause.NO_ANSWER),
+        ]
     labelled = bool(figure["axes"]) and all(
         str(ax.get("xlabel", "")).strip() and str(ax.get("ylabel", "")).strip()
         for ax in figure["axes"]
     )
+    peak = any(_is_peak_line(x, y) for x, y in _lines(figure))
     return [
-        Finding(
-            "the peak line",
-            any(_is_peak_line(x, y) for x, y in _lines(figure)),
-            PEAK_LINE_HINT,
-        ),
-        Finding("labelled axes", labelled, LABELS_HINT),
+        _shown("the peak line", peak, PEAK_LINE_HINT),
+        _shown("labelled axes", labelled, LABELS_HINT),
     ]
+
+
+def _shown(label: str, passed: bool, hint: str) -> Finding:
+    """A figure check: passed with no note, or failed with its hint."""
+    return Finding(label, True) if passed else Finding(label, False, hint, Cause.WRONG)
 
 
 PARTS = (
