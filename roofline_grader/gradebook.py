@@ -138,3 +138,9 @@ def submission_scores(gb: Gradebook, assignment: str, student: str) -> dict[str,
             if comment.manual_comment:
                 out.setdefault(comment.name, {})["comment"] = comment.manual_comment
     return out
+
+
+def awaiting_by_hand(gb: Gradebook, assignment: str, student: str) -> list[str]:
+    """The grade ids of a submission with neither an automatic nor a hand score yet."""
+    scores = submission_scores(gb, assignment, student)
+    return [gid for gid, grade in scores.items() if "score" in grade and grade["score"] is None]

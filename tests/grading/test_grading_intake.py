@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from roofline_grader.intake import IntakeError, discover, normalize
-from roofline_grader.progress import Progress, format_duration
+from roofline_grader.progress import Progress, Tally, format_duration
 
 ASSIGNMENTS = ("problem1", "problem2")
 
@@ -82,16 +82,24 @@ def test_names_compare_without_case_or_punctuation() -> None:
     assert normalize("Problem 1") == normalize("problem_1") == normalize("PROBLEM1") == "problem1"
 
 
-def test_progress_shows_done_problems_and_time_left(tmp_path: Path) -> None:
+def test_progress_counts_as_the_report_does(tmp_path: Path) -> None:
     out = (tmp_path / "log").open("w+")
-    progress = Progress(4, already=1, stream=out)
-    progress.advance(had_problem=True)
+    missing = {"problems": [{"kind": "missing-notebook", "detail": ""}]}
+    odd = {"problems": [{"kind": "misnamed-notebook", "detail": ""}]}
+    progress = Progress(4, already=Tally().add({"problems": []}), stream=out)
+    progress.advance(odd)
     line = progress.line()
     assert line.startswith("grading [") and "2/4, 1 with problems, ETA" in line
-    progress.advance(False)
-    progress.advance(False)
+    progress.advance(missing)
+    progress.advance({"problems": []}, awaiting=["p4c_why"])
+    assert "4/4, 1 with problems, 1 missing, 1 part to grade by hand, done" in progress.line()
+    final = Tally(4, 1, 1, {"p4c_why": 2})
+    progress.finish(final)
     out.seek(0)
-    assert "4/4, 1 with problems, done in" in out.read()
+    assert (
+        "4/4, 1 with problems, 1 missing, 2 parts to grade by hand, done in"
+        in (out.read().splitlines()[-1])
+    )
     assert [format_duration(s) for s in (4, 65, 7380)] == ["4s", "1m05s", "2h03m"]
 
 

@@ -60,6 +60,13 @@ def _interrupted_run(archive: Path, workspace: Path) -> int:
     return process.returncode
 
 
+def _bar_agrees_with_report(run: subprocess.CompletedProcess[str], tally: str) -> None:
+    """The progress bar's last line and the report give the same counts (resumed results too)."""
+    last = [line for line in run.stderr.splitlines() if line.startswith("grading [")][-1]
+    assert f"12/12, {tally}, done in" in last, last
+    assert f"In all: {tally}.\n" in run.stdout, run.stdout
+
+
 def test_an_interrupted_run_rerun_completes_with_everyone_once(
     archive: Path, tmp_path: Path
 ) -> None:
@@ -68,8 +75,9 @@ def test_an_interrupted_run_rerun_completes_with_everyone_once(
     recorded = len(list((workspace / ".roofline" / "results").glob("*.json")))
     assert status == 130 and 3 <= recorded < 12, (status, recorded)
 
-    rerun = roofline_grade(archive, "--out", workspace, "--timeout", CELL_TIMEOUT_S, "--quiet")
+    rerun = roofline_grade(archive, "--out", workspace, "--timeout", CELL_TIMEOUT_S)
     assert rerun.returncode == 0, rerun.stderr[-2000:]
+    _bar_agrees_with_report(rerun, "0 with problems, 4 missing, 1 part to grade by hand")
     assert f"{12 - recorded} graded now, {recorded} unchanged since the last run" in rerun.stdout
     rows = {r["student_id"]: r for r in _rows(workspace)}
     assert sorted(rows) == ["partial", "solved"]
@@ -94,11 +102,13 @@ def test_an_interrupted_run_rerun_completes_with_everyone_once(
         grade = gb.find_grade("p4c_why", "problem4", "problem4", "solved")
         grade.manual_score = 2.0
         gb.db.commit()
-    final = roofline_grade(archive, "--out", workspace, "--timeout", CELL_TIMEOUT_S, "--quiet")
+    final = roofline_grade(archive, "--out", workspace, "--timeout", CELL_TIMEOUT_S)
     assert "0 graded now, 12 unchanged" in final.stdout
+    _bar_agrees_with_report(final, "0 with problems, 4 missing")
+    assert "Awaiting grading by hand" not in final.stdout
     rows = {r["student_id"]: r for r in _rows(workspace)}
     assert (rows["solved"]["p4c_why"], rows["solved"]["total"]) == ("2", "41")
-    assert "graded by hand" in (workspace / "feedback" / "solved.html").read_text()
+    assert "graded by hand" in (workspace / "feedback" / "solved" / "index.html").read_text()
 
 
 def test_unreadable_input_exits_with_status_2(tmp_path: Path) -> None:
