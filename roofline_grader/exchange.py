@@ -85,7 +85,7 @@ class FeedbackRelease:
         for reason, items in by_reason.items():
             names = [f"{i.student} / {i.assignment}" for i in items]
             more = f", and {len(names) - SHOWN} more (report.json)" if len(names) > SHOWN else ""
-            out.append(f"  not released, {reason} ({len(items)}): {', '.join(names[:SHOWN])}{more}")
+            out.append(f"  not released ({len(items)}), {reason}: {', '.join(names[:SHOWN])}{more}")
         return out
 
     def as_json(self) -> dict[str, object]:
