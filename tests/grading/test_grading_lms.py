@@ -1,0 +1,148 @@
+"""LMS downloads graded end to end by the real roofline-grade: Canvas with a roster, Moodle, and
+downloads that cannot be graded. Few notebooks (three in all): each one costs a kernel."""
+
+from __future__ import annotations
+
+import csv
+import json
+import zipfile
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from .conftest import CELL_TIMEOUT_S, roofline_grade
+from .grading_cases import release_notebook, solved
+
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("grading")]
+
+ROSTER = (
+    "Name,LMS ID,Student ID,Email\n"
+    "Jane Doe,12345,s001,jane@uni.example\n"
+    "Mary Ann Roe,23456,s002,mary@uni.example\n"
+    "Li Wei,34567,s003,li@uni.example\n"
+)
+PROBLEM1_POINTS = "9"
+
+
+def _csv(path: Path) -> list[list[str]]:
+    with path.open(newline="", encoding="utf-8") as fh:
+        return list(csv.reader(fh))
+
+
+def _grades(workspace: Path) -> dict[str, dict[str, str]]:
+    with (workspace / "grades.csv").open(newline="") as fh:
+        return {row["student_id"]: row for row in csv.DictReader(fh)}
+
+
+@pytest.fixture(scope="module")
+def canvas(tmp_path_factory: pytest.TempPathFactory, release: Path) -> tuple[Path, Path, Path]:
+    """A Canvas 'Download Submissions' zip of problem 1 with stray files, and its roster.
+
+    Jane hands in the solved notebook (once as problem1.ipynb, then again: Canvas renames the
+    second upload problem1-1.ipynb); Mary Ann a blank one, late; Li Wei nothing. Around them: a
+    PDF, a text entry, a student who is not in the roster and a notebook that names no problem.
+    """
+    root = tmp_path_factory.mktemp("canvas")
+    blank = nbformat.writes(release_notebook(release, "problem1"))
+    good = nbformat.writes(solved(release, "problem1"))
+    archive = root / "roofline-problem_set_submissions.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("doejane_12345_1001_problem1.ipynb", blank)
+        zf.writestr("doejane_12345_1007_problem1-1.ipynb", good)
+        zf.writestr("roemaryann_late_23456_1002_Problem 1.ipynb", blank)
+        zf.writestr("roemaryann_late_23456_1003_notes.pdf", "%PDF-1.4")
+        zf.writestr("weili_34567_text.html", "<p>I could not upload</p>")
+        zf.writestr("=cmd_99999_1004_problem1.ipynb", good)
+        zf.writestr("doejane_12345_1005_Untitled.ipynb", good)
+    roster = root / "roster.csv"
+    roster.write_text(ROSTER, encoding="utf-8")
+    return archive, roster, root / "workspace"
+
+
+def test_a_canvas_download_with_a_roster_grades_every_student_and_lists_every_other_file(
+    canvas: tuple[Path, Path, Path],
+) -> None:
+    archive, roster, workspace = canvas
+    args = (archive, "--roster", roster, "--out", workspace, "--timeout", CELL_TIMEOUT_S)
+    run = roofline_grade(*args, "--jobs", "2", "--quiet")
+    assert run.returncode == 3, run.stderr[-3000:]
+    assert "5 file(s) could not be placed" in run.stderr and "--accept-unplaced" in run.stderr
+
+    grades = _grades(workspace)
+    assert sorted(grades) == ["s001", "s002", "s003"]
+    assert grades["s001"]["problem1"] == PROBLEM1_POINTS  # the later upload was graded
+    assert grades["s002"]["problem1"] == "0" and grades["s003"]["problem1"] == "0"
+
+    report = json.loads((workspace / "report.json").read_text())
+    why = {u["file"]: u["why"] for u in report["unplaced"]}
+    assert why == {
+        "doejane_12345_1001_problem1.ipynb": "superseded",
+        "roemaryann_late_23456_1003_notes.pdf": "not_notebook",
+        "weili_34567_text.html": "not_notebook",
+        "=cmd_99999_1004_problem1.ipynb": "not_in_roster",
+        "doejane_12345_1005_Untitled.ipynb": "no_problem",
+    }
+    text = (workspace / "report.txt").read_text()
+    assert "Files not graded (5):" in text and "Input: Canvas layout" in text
+    assert "Canvas user 99999 (=cmd) is in no roster row" in text
+    assert "doejane_12345_1007_problem1-1.ipynb, a later upload, which was graded" in text
+    assert "submitted late (LMS): Canvas marked 'Problem 1.ipynb' late" in text
+
+    # The LMS grade files: the documented columns, the roster's rows, a formula never.
+    rows = _csv(workspace / "canvas_grades.csv")
+    assert rows[0][:5] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
+    assert rows[0][5:] == ["problem1"]
+    assert rows[1] == ["Points Possible", "", "", "", "", PROBLEM1_POINTS]
+    assert [r[:3] + r[5:] for r in rows[2:]] == [
+        ["Jane Doe", "12345", "s001", PROBLEM1_POINTS],
+        ["Mary Ann Roe", "23456", "s002", "0"],
+        ["Li Wei", "34567", "s003", "0"],
+    ]
+    moodle = _csv(workspace / "moodle_grades.csv")
+    assert moodle[0] == ["Full name", "ID number", "Email address", "Username", "problem1"]
+    assert moodle[1] == ["Jane Doe", "s001", "jane@uni.example", "", PROBLEM1_POINTS]
+
+    # Accepting the unplaced files: status 0, nothing graded again, the same list.
+    again = roofline_grade(*args, "--accept-unplaced", "--quiet")
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert "0 graded now" in again.stdout and "Files not graded (5):" in again.stdout
+
+
+def test_a_moodle_download_in_folders_grades_with_problem_given(
+    tmp_path: Path, release: Path
+) -> None:
+    root = tmp_path / "moodle"
+    folder = root / "Jane Doe_501_assignsubmission_file_"
+    folder.mkdir(parents=True)
+    nbformat.write(solved(release, "problem2"), str(folder / "Untitled.ipynb"))
+    workspace = tmp_path / "workspace"
+    run = roofline_grade(
+        root, "--problem", "problem2", "--out", workspace, "--timeout", CELL_TIMEOUT_S, "--quiet"
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "Input: Moodle layout; 0 file(s) not graded" in run.stdout
+    grades = _grades(workspace)
+    assert list(grades) == ["501"] and grades["501"]["problem2"] == "5"
+
+
+@pytest.mark.parametrize("content", ["empty", "wrong"])
+def test_a_download_with_nothing_to_grade_exits_4_and_grades_nothing(
+    tmp_path: Path, content: str
+) -> None:
+    archive = tmp_path / "download.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        if content == "wrong":
+            zf.writestr("doejane_12345_1001_essay.docx", "PK")
+            zf.writestr("roemaryann_23456_1002_essay.pdf", "%PDF")
+    workspace = tmp_path / "workspace"
+    run = roofline_grade(archive, "--out", workspace, "--quiet")
+    assert run.returncode == 4, run.stderr[-2000:]
+    assert "nothing to grade" in run.stderr and "Expected notebooks (.ipynb)" in run.stderr
+    if content == "wrong":
+        assert "Saw 2 file(s)" in run.stderr and "Canvas layout" in run.stderr
+        assert "'doejane_12345_1001_essay.docx'" in run.stderr
+    else:
+        assert "Saw no files at all" in run.stderr
+    assert not (workspace / "grades.csv").exists()
+    assert not list((workspace / ".roofline").glob("results/*.json"))

@@ -1,0 +1,356 @@
+"""LMS downloads without grading: the names Canvas and Moodle write, the roster, where each file goes.
+
+Pure and fast (no kernel): the end-to-end runs are in test_grading_lms.py.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from roofline_grader.exports import canvas_rows, moodle_rows
+from roofline_grader.intake import IntakeError, NothingToGradeError, Why, discover
+from roofline_grader.lms import (
+    Layout,
+    name_keys,
+    parse_canvas,
+    parse_moodle,
+    printable,
+    problem_of,
+    safe_student_id,
+)
+from roofline_grader.roster import RosterError, read_roster
+
+CANVAS_COLUMNS = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
+ASSIGNMENTS = tuple(f"problem{i}" for i in range(1, 7))
+
+
+def touch(path: Path, text: str = "{}", mtime: float | None = None) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    if mtime is not None:
+        os.utime(path, (mtime, mtime))
+    return path
+
+
+def roster_file(tmp_path: Path, text: str) -> Path:
+    return touch(tmp_path / "roster.csv", text)
+
+
+ROSTER = (
+    "Name,LMS ID,Student ID,Email\n"
+    "Jane Doe,12345,s001,jane@uni.example\n"
+    "Mary Ann Roe,23456,s002,mary@uni.example\n"
+    "Li Wei,34567,s003,li@uni.example\n"
+)
+
+
+# ---- names ----
+
+
+def test_canvas_names_give_user_id_late_and_original_name() -> None:
+    named = parse_canvas("doejane_late_12345_987654_problem1-1.ipynb")
+    assert named is not None and named.layout is Layout.CANVAS
+    assert (named.name, named.lms_id, named.late, named.attachment_id) == (
+        "doejane",
+        "12345",
+        True,
+        987654,
+    )
+    assert named.original == "problem1-1.ipynb"
+    anonymous = parse_canvas("12345_987654_Untitled.ipynb")
+    assert anonymous is not None and anonymous.name is None and anonymous.lms_id == "12345"
+    assert parse_canvas("alice_problem1.ipynb") is None
+
+
+def test_moodle_names_in_folders_and_flat() -> None:
+    folder = parse_moodle(("Jane Doe_1234567_assignsubmission_file_", "Problem 1.ipynb"))
+    flat = parse_moodle(("Jane Doe_1234567_assignsubmission_file_Problem 1.ipynb",))
+    for named in (folder, flat):
+        assert named is not None and named.layout is Layout.MOODLE
+        assert (named.name, named.lms_id, named.original) == (
+            "Jane Doe",
+            "1234567",
+            "Problem 1.ipynb",
+        )
+    assert parse_moodle(("jane", "problem1.ipynb")) is None
+
+
+@pytest.mark.parametrize(
+    ("name", "problem"),
+    [
+        ("problem1.ipynb", "problem1"),
+        ("Problem 1.ipynb", "problem1"),
+        ("problem_1 (2).ipynb", "problem1"),
+        ("problem1-1.ipynb", "problem1"),
+        ("PROBLEM-03-Copy1.ipynb", "problem3"),
+        ("hw_problem6_final.ipynb", "problem6"),
+        ("cs101-problem-2_submissions", "problem2"),
+        ("Untitled.ipynb", None),
+        ("problem11.ipynb", None),
+        ("problem1_and_problem2.ipynb", None),
+    ],
+)
+def test_the_problem_comes_from_the_name_leniently(name: str, problem: str | None) -> None:
+    assert problem_of(name, ASSIGNMENTS) == problem
+
+
+def test_untrusted_names_become_safe_ids() -> None:
+    assert safe_student_id("../../etc") == "etc"
+    assert safe_student_id("José García") == "José_García"
+    assert safe_student_id("...") is None
+    long = safe_student_id("a" * 300)
+    assert long is not None and len(long) == 64 and long != safe_student_id("a" * 299 + "b")
+    assert printable("evil\nroofline-grade: all good") == "evil?roofline-grade: all good"
+
+
+def test_a_name_matches_in_either_order() -> None:
+    assert "doejane" in name_keys("Jane Doe") and name_keys("Doe, Jane") & name_keys("doejane")
+    assert name_keys("Mary Ann Roe") & name_keys("roemaryann")
+
+
+# ---- roster ----
+
+
+def test_a_canvas_gradebook_export_is_a_roster(tmp_path: Path) -> None:
+    path = roster_file(
+        tmp_path,
+        "Student,ID,SIS User ID,SIS Login ID,Section,Problem 1 (111)\n"
+        "    Points Possible,,,,,9\n"
+        '"Doe, Jane",12345,s001,jdoe,Sec A,7\n',
+    )
+    roster = read_roster(path)
+    (jane,) = roster.students
+    assert (jane.student_id, jane.lms_id, jane.name, jane.login, jane.section) == (
+        "s001",
+        "12345",
+        "Doe, Jane",
+        "jdoe",
+        "Sec A",
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("Name,Email\nJane,j@x\n", "no student id column"),
+        ("Student ID,Name\ns1,A\ns1,B\n", "rows 2 and 3 have one student id"),
+        ("Student ID,Name\n../x,A\n", "cannot name a folder"),
+        ("Student ID\n", "a header and no students"),
+    ],
+)
+def test_a_bad_roster_says_what_is_wrong(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises(RosterError, match=message):
+        read_roster(roster_file(tmp_path, text))
+
+
+# ---- intake ----
+
+
+def by_task(intake) -> dict:
+    return {(t.student, t.assignment): t for t in intake.tasks}
+
+
+def test_a_canvas_download_with_a_roster_is_placed_by_user_id(tmp_path: Path) -> None:
+    archive = tmp_path / "cs101-roofline_submissions.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("doejane_12345_100_problem1.ipynb", "{}")
+        zf.writestr("doejane_12345_101_Problem 2.ipynb", "{}")
+        zf.writestr("roemaryann_late_23456_102_problem1.ipynb", "{}")
+        zf.writestr("roemaryann_late_23456_109_problem1-1.ipynb", "{}")  # the later upload
+        zf.writestr("roemaryann_23456_text.html", "<p>hi</p>")
+        zf.writestr("stranger_99999_103_problem1.ipynb", "{}")
+        zf.writestr("doejane_12345_104_notes.pdf", "%PDF")
+        zf.writestr("weili_34567_105_Untitled.ipynb", "{}")
+    roster = read_roster(roster_file(tmp_path, ROSTER))
+    intake = discover(archive, ASSIGNMENTS, tmp_path / "x", roster=roster)
+    assert intake.layout == "Canvas"
+    tasks = by_task(intake)
+    assert intake.students == ("s001", "s002", "s003")
+    assert sorted({a for _, a in tasks}) == ["problem1", "problem2"]
+    assert tasks[("s001", "problem2")].notebook.endswith("Problem 2.ipynb")
+    assert tasks[("s002", "problem1")].notebook.endswith("_109_problem1-1.ipynb")
+    assert tasks[("s003", "problem1")].notebook is None  # missing, scores 0
+    why = {u.file: u.why for u in intake.unplaced}
+    assert why == {
+        "roemaryann_late_23456_102_problem1.ipynb": Why.SUPERSEDED,
+        "roemaryann_23456_text.html": Why.NOT_NOTEBOOK,
+        "stranger_99999_103_problem1.ipynb": Why.NOT_IN_ROSTER,
+        "doejane_12345_104_notes.pdf": Why.NOT_NOTEBOOK,
+        "weili_34567_105_Untitled.ipynb": Why.NO_PROBLEM,
+    }
+    detail = {u.file: u.detail for u in intake.unplaced}
+    assert (
+        "_109_problem1-1.ipynb, a later upload, which was graded"
+        in detail["roemaryann_late_23456_102_problem1.ipynb"]
+    )
+    assert "pass --problem problemN" in detail["weili_34567_105_Untitled.ipynb"]
+
+
+def test_without_a_roster_the_canvas_user_id_is_the_student(tmp_path: Path) -> None:
+    root = tmp_path / "in"
+    touch(root / "doejane_12345_100_problem1.ipynb")
+    intake = discover(root, ASSIGNMENTS, tmp_path / "x")
+    assert intake.students == ("12345",) and [t.assignment for t in intake.tasks] == ["problem1"]
+
+
+def test_a_moodle_download_in_folders_and_flat(tmp_path: Path) -> None:
+    root = tmp_path / "in"
+    touch(root / "Jane Doe_501_assignsubmission_file_" / "problem3.ipynb")
+    touch(root / "Li Wei_502_assignsubmission_file_" / "sub" / "Problem 3.ipynb")
+    touch(root / "Mary Ann Roe_503_assignsubmission_file_problem3.ipynb")
+    touch(root / "Mary Ann Roe_503_assignsubmission_onlinetext_" / "onlinetext.html")
+    roster = read_roster(roster_file(tmp_path, ROSTER))
+    intake = discover(root, ASSIGNMENTS, tmp_path / "x", roster=roster)
+    assert intake.layout == "Moodle"
+    tasks = by_task(intake)
+    assert all(tasks[(s, "problem3")].notebook for s in ("s001", "s002", "s003"))
+    assert [u.why for u in intake.unplaced] == [Why.NOT_NOTEBOOK]
+
+
+def test_generic_flat_names_and_names_that_collide(tmp_path: Path) -> None:
+    root = tmp_path / "in"
+    touch(root / "alice_problem1.ipynb")
+    touch(root / "problem2_alice.ipynb")
+    touch(root / "bob" / "Untitled.ipynb")
+    touch(root / "a?b_problem1.ipynb")
+    touch(root / "a*b_problem1.ipynb")
+    touch(root / "_problem1.ipynb")
+    intake = discover(root, ASSIGNMENTS, tmp_path / "x")
+    tasks = by_task(intake)
+    assert tasks[("alice", "problem1")].notebook and tasks[("alice", "problem2")].notebook
+    twins = [s for s in intake.students if s.startswith("a_b-")]
+    assert len(twins) == 2, intake.students  # one safe name, two students: told apart
+    why = {u.file: u.why for u in intake.unplaced}
+    assert why == {"_problem1.ipynb": Why.NO_STUDENT, "bob/Untitled.ipynb": Why.NO_PROBLEM}
+
+
+def test_problem_option_and_a_folder_of_downloads(tmp_path: Path) -> None:
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    for n, aid in ((1, 200), (2, 300)):
+        with zipfile.ZipFile(downloads / f"cs101-problem-{n}_submissions.zip", "w") as zf:
+            zf.writestr(f"doejane_12345_{aid}_Untitled.ipynb", "{}")
+    intake = discover(downloads, ASSIGNMENTS, tmp_path / "x")
+    tasks = by_task(intake)
+    assert tasks[("12345", "problem1")].notebook and tasks[("12345", "problem2")].notebook
+    assert intake.unplaced == ()
+
+    single = tmp_path / "one"
+    touch(single / "doejane_12345_100_Untitled.ipynb")
+    touch(single / "roemaryann_23456_101_problem4.ipynb")
+    intake = discover(single, ASSIGNMENTS, tmp_path / "x", problem="problem5")
+    tasks = by_task(intake)
+    assert {a for _, a in tasks} == {"problem5"}
+    assert tasks[("23456", "problem5")].problems[0][0] == "misnamed-notebook"
+    with pytest.raises(IntakeError, match="--problem 'problem9' is not one of problem1"):
+        discover(single, ASSIGNMENTS, tmp_path / "x", problem="problem9")
+
+
+def test_the_later_of_two_moodle_uploads_is_told_by_its_time(tmp_path: Path) -> None:
+    root = tmp_path / "in"
+    folder = root / "Jane Doe_501_assignsubmission_file_"
+    touch(folder / "problem1.ipynb", mtime=2_000_000_000)
+    touch(folder / "Problem 1 final.ipynb", mtime=1_000_000_000)
+    intake = discover(root, ASSIGNMENTS, tmp_path / "x")
+    assert by_task(intake)[("501", "problem1")].notebook.endswith("/problem1.ipynb")
+    assert [u.why for u in intake.unplaced] == [Why.SUPERSEDED]
+
+
+def test_nothing_gradable_names_what_was_seen(tmp_path: Path) -> None:
+    archive = tmp_path / "wrong.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("doejane_12345_100_report.pdf", "%PDF")
+        zf.writestr("roemaryann_23456_101_report.pdf", "%PDF")
+        zf.writestr("weili_34567_text.html", "<p>")
+    with pytest.raises(NothingToGradeError) as info:
+        discover(archive, ASSIGNMENTS, tmp_path / "x")
+    message = str(info.value)
+    assert "Saw 3 file(s)" in message and "2 .pdf, 1 .html" in message
+    assert "Canvas layout" in message and "'doejane_12345_100_report.pdf'" in message
+    assert "nbgrader's <student>/<problemN>/<problemN>.ipynb" in message
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(NothingToGradeError, match="Saw no files at all"):
+        discover(empty, ASSIGNMENTS, tmp_path / "x")
+
+
+def test_nbgrader_layout_lists_loose_files_and_zip_links(tmp_path: Path) -> None:
+    archive = tmp_path / "subs.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("ann/problem1/problem1.ipynb", "{}")
+        zf.writestr("README.txt", "hello")
+        link = zipfile.ZipInfo("ann/problem2")
+        link.external_attr = (0o120777 << 16) | 0
+        zf.writestr(link, "/etc")
+    intake = discover(archive, ASSIGNMENTS, tmp_path / "x")
+    assert intake.layout == "nbgrader" and len(intake.tasks) == 6
+    assert {(u.file, u.why) for u in intake.unplaced} == {
+        ("README.txt", Why.OUTSIDE),
+        ("ann/problem2", Why.LINK),
+    }
+
+
+def test_with_a_roster_nbgrader_folders_are_matched_to_its_ids(tmp_path: Path) -> None:
+    root = tmp_path / "in"
+    touch(root / "jane" / "problem1" / "problem1.ipynb")  # by the email's local part
+    touch(root / "s002" / "problem1" / "problem1.ipynb")
+    touch(root / "mallory" / "problem1" / "problem1.ipynb")
+    roster = read_roster(roster_file(tmp_path, ROSTER))
+    intake = discover(root, ASSIGNMENTS, tmp_path / "x", roster=roster)
+    assert intake.students == ("s001", "s002", "s003")
+    assert by_task(intake)[("s001", "problem1")].notebook.endswith("jane/problem1/problem1.ipynb")
+    assert [(u.file, u.why) for u in intake.unplaced] == [("mallory/", Why.NOT_IN_ROSTER)]
+
+
+# ---- exports ----
+
+
+def test_lms_exports_have_the_documented_columns(tmp_path: Path) -> None:
+    roster = read_roster(
+        roster_file(tmp_path, ROSTER + '=HYPERLINK("x"),45678,s004,evil@uni.example\n')
+    )
+    index = {
+        "problem1": [
+            {"grade": True, "grade_id": "p1a", "points": 2},
+            {"grade": True, "grade_id": "p1b", "points": 7},
+        ],
+        "problem2": [{"grade": True, "grade_id": "p2a", "points": 5}],
+    }
+    header = ["student_id", "p1a", "p1b", "problem1", "p2a", "problem2", "total", "max"]
+    rows = [["s001", "2", "5", "7", "5", "5", "12", "14"], ["ghost", "2", "7", "9", "5", "5"]]
+    canvas = canvas_rows(roster, header, rows, index)
+    assert canvas[0] == [*CANVAS_COLUMNS, "problem1", "problem2"]
+    assert canvas[1] == ["Points Possible", "", "", "", "", "9", "5"]
+    assert canvas[2] == ["Jane Doe", "12345", "s001", "", "", "7", "5"]
+    assert canvas[3][2:] == ["s002", "", "", "0", "0"]  # no submission: 0
+    assert [r[2] for r in canvas[2:]] == ["s001", "s002", "s003", "s004"]  # no ghost
+    moodle = moodle_rows(roster, header, rows, index)
+    assert moodle[0] == [
+        "Full name",
+        "ID number",
+        "Email address",
+        "Username",
+        "problem1",
+        "problem2",
+    ]
+    assert moodle[1] == ["Jane Doe", "s001", "jane@uni.example", "", "7", "5"]
+
+
+def test_the_readme_lms_example_passes_the_roster_to_roofline_grade() -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    line = next(x for x in readme.splitlines() if x.startswith("make grade") and "ROSTER=" in x)
+    done = subprocess.run(
+        ["make", "-n", *line.split("#")[0].split()[1:]],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    command = done.stdout.splitlines()[-1]
+    assert "roofline-grade" in command and '--roster "roster.csv"' in command
