@@ -33,6 +33,7 @@ import html
 import io
 import math
 import os
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -43,7 +44,7 @@ from urllib.parse import quote
 from roofline_lib.palette import OKABE_ITO
 
 from .checks import PARTS
-from .checks.base import Cause, Finding, constant_ratio, expectations, make_plan
+from .checks.base import CARRIED_PREFIX, Cause, Finding, constant_ratio, expectations, make_plan
 
 # ----------------------------------------------------------------------------------------------
 # The summary
@@ -64,7 +65,7 @@ class Kind(Enum):
     CARRIED = "passed by follow-through"
 
 
-MISTAKES = (Kind.MISCONCEPTION, Kind.FACTOR, Kind.IGNORES_INPUTS, Kind.WRONG)
+MISTAKE_KINDS = (Kind.MISCONCEPTION, Kind.FACTOR, Kind.IGNORES_INPUTS, Kind.WRONG)
 """The kinds that are wrong answers (the rest are missing answers, or passes)."""
 
 
@@ -340,8 +341,8 @@ def summarize(
                 manual=bool(part and part.manual),
                 students=tuple(students),
                 scores=tuple(marks),
-                mistakes=tuple(c for c in order if c.kind in MISTAKES),
-                others=tuple(c for c in order if c.kind not in MISTAKES),
+                mistakes=tuple(c for c in order if c.kind in MISTAKE_KINDS),
+                others=tuple(c for c in order if c.kind not in MISTAKE_KINDS),
             )
         )
     return ClassSummary(tuple(students), tuple(summaries))
@@ -378,7 +379,8 @@ def _place(
         if finding.passed:
             if finding.carried:
                 head = (Kind.CARRIED, Kind.CARRIED.value, "", "", None)
-                clusters.add(("carried",), head, student, finding.hint)
+                source = finding.hint.removeprefix(CARRIED_PREFIX).split(":")[0]
+                clusters.add(("carried",), head, student, f"from {source}" if source else "")
             continue
         key, kind, title, detail = _diagnose(finding, knows)
         label = "" if kind is Kind.NO_ANSWER else finding.label
@@ -589,8 +591,8 @@ def score_svg(part: PartSummary) -> str:
         ax.set_ylim(0, max(max(b.count for b in bars), 1) * 1.2)
         ax.yaxis.get_major_locator().set_params(integer=True)
         ax.spines[["top", "right"]].set_visible(False)
-        if any(absent):
-            ax.legend(loc="upper center", fontsize=7, frameon=False)
+        if any(absent):  # above the plot, clear of the bars' counts
+            ax.legend(loc="lower right", bbox_to_anchor=(1, 1), fontsize=7, frameon=False)
         buffer = io.StringIO()
         fig.savefig(buffer, format="svg", metadata=dict.fromkeys(SVG_METADATA))
     text = buffer.getvalue()
@@ -633,8 +635,8 @@ def _names(members: Sequence[Member], links: Mapping[str, str]) -> str:
 
     def name(student: str) -> str:
         if student not in links:
-            return _e(student)
-        return f'<a href="{_e(quote(links[student]))}">{_e(student)}</a>'
+            return f'<span class="who">{_e(student)}</span>'
+        return f'<a class="who" href="{_e(quote(links[student]))}">{_e(student)}</a>'
 
     count = f"{len(members)} student{'s' if len(members) != 1 else ''}"
     if any(m.note for m in members):
@@ -682,7 +684,8 @@ def _part_section(part: PartSummary, links: Mapping[str, str]) -> str:
     n = len(part.scores)
     full = f"{part.full_marks} of {len(part.graded)} full marks" if part.graded else ""
     waiting = f", {part.awaiting} awaiting grading by hand" if part.awaiting else ""
-    stats = f"mean {_points(part.mean)} of {part.points:g} points; {full}{waiting}"
+    unit = "point" if part.points == 1 else "points"
+    stats = f"mean {_points(part.mean)} of {part.points:g} {unit}; {full}{waiting}"
     if part.mistakes:
         rows = "".join(_mistake_row(c, links) for c in part.mistakes)
         mistakes = (
@@ -759,3 +762,34 @@ def write_html(path: Path, summary: ClassSummary, pages: Mapping[str, Path] | No
     }
     path.write_text(render_html(summary, links), encoding="utf-8")
     return path
+
+
+@dataclass(frozen=True)
+class ShownCluster:
+    """A cluster as report.html shows it (:func:`read_html`): its part, its :class:`Kind`'s name,
+    its words (title and second line) and its students."""
+
+    grade_id: str
+    kind: str
+    text: str
+    students: frozenset[str]
+
+
+_SHOWN = re.compile(
+    r'<(tr|li) class="cluster" data-part="([^"]*)" data-kind="(\w+)">(.*?)</(?:tr|details)>', re.S
+)
+_WHO = re.compile(r'class="who"[^>]*>([^<]*)<')
+
+
+def read_html(page: str) -> list[ShownCluster]:
+    """Every cluster of a report.html that :func:`render_html` wrote, read back from the page (what
+    the tests and the class benchmark check against what they planted)."""
+    return [
+        ShownCluster(
+            part,
+            kind,
+            " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split()),
+            frozenset(html.unescape(n) for n in _WHO.findall(body)),
+        )
+        for _, part, kind, body in _SHOWN.findall(page)
+    ]

@@ -1,6 +1,8 @@
 """`make bench`: every benchmark of the course, each printed as ratios measured side by side.
 
 * grading: plain serial nbgrader vs roofline-grade --jobs 1 vs --jobs all cores (tools/bench_grading.py)
+* a class of 300 synthetic students in one run: time, throughput, and whether report.html finds the
+  mistakes planted (tools/bench_class.py)
 * measurement: achieved vs theoretical peak, careful vs naive timing (tools/bench_measure.py)
 """
 
@@ -9,7 +11,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-BENCHMARKS = ("tools.bench_grading", "tools.bench_measure")
+BENCHMARKS = ("tools.bench_grading", "tools.bench_class", "tools.bench_measure")
 
 
 def main() -> int:

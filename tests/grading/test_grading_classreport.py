@@ -19,10 +19,12 @@ from roofline_grader.checks.base import (
     constant_ratio,
 )
 from roofline_grader.classreport import (
+    MISTAKE_KINDS,
     ClassSummary,
     Kind,
     describe_factor,
     format_factor,
+    read_html,
     render_html,
     summarize,
     text_lines,
@@ -259,6 +261,9 @@ def test_the_page_escapes_what_came_from_notebooks(summary: ClassSummary) -> Non
     assert HOSTILE not in page and html.escape(HOSTILE) in page
     assert "out of time <b>" not in page
     assert 'href="feedback/x%20y/index.html"' in page
+    shown = {(c.grade_id, c.kind): c for c in read_html(page)}
+    assert shown[("p1d_times", "FACTOR")].students == {HOSTILE}
+    assert shown[("p1a_bytes", "MISSING")].students == {"eve"}
     assert page.count("<svg") == len(P1)  # one plot a part, inline: one self-contained file
     assert not re.search(r'(src|href)="(https?:)?//|<link|<script', page), "nothing to fetch"
     assert "<metadata" not in page
@@ -274,43 +279,25 @@ def test_report_txt_names_the_commonest_mistakes(summary: ClassSummary) -> None:
 
 # -- the shared graded run -----------------------------------------------------------------------
 
-ROW = re.compile(r'<tr class="cluster" data-part="([^"]+)" data-kind="(\w+)">(.*?)</tr>', re.S)
-OTHER = re.compile(
-    r'<li class="cluster" data-part="([^"]+)" data-kind="(\w+)">(.*?)</details>', re.S
-)
-NAME = re.compile(r'<a href="[^"]*">([^<]*)</a>')
-
-
-def _clusters(page: str, pattern: re.Pattern[str]) -> list[tuple[str, str, str, set[str]]]:
-    """(part, kind, text, students) of every cluster of report.html."""
-    return [
-        (
-            part,
-            kind,
-            " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split()),
-            {html.unescape(n) for n in NAME.findall(body)},
-        )
-        for part, kind, body in pattern.findall(page)
-    ]
-
 
 @pytest.mark.slow
 @pytest.mark.xdist_group("grading")
 def test_report_html_names_every_planted_mistake_with_its_student(graded: GradedRun) -> None:
-    page = (graded.workspace / "report.html").read_text()
-    rows = _clusters(page, ROW)
+    shown = read_html((graded.workspace / "report.html").read_text())
+    mistakes = [c for c in shown if c.kind in {k.name for k in MISTAKE_KINDS}]
     for mistake in MISTAKES:
         found = [
-            (kind, text)
-            for part, kind, text, students in rows
-            if part == mistake.part and mistake.hint in text and mistake.student in students
+            c
+            for c in mistakes
+            if c.grade_id == mistake.part
+            and mistake.hint in c.text
+            and mistake.student in c.students
         ]
-        assert found, (mistake.key, [r[:3] for r in rows if r[0] == mistake.part])
-    assert not any("solved" in students for *_, students in rows)
-    others = _clusters(page, OTHER)
-    blank = {p for p, kind, _, s in others if kind == "NO_ANSWER" and "blank" in s}
+        assert found, (mistake.key, [c for c in mistakes if c.grade_id == mistake.part])
+    assert not any("solved" in c.students for c in mistakes)
+    blank = {c.grade_id for c in shown if c.kind == "NO_ANSWER" and "blank" in c.students}
     assert blank == {gid for gid, part in PARTS.items() if not part.manual}
-    assert any(k == "MISSING" and "invalid-json" not in s for _, k, _, s in others)
-    assert any(k == "UNREADABLE" and "invalid-json" in s for _, k, _, s in others)
+    assert any(c.kind == "MISSING" and "partial" in c.students for c in shown)
+    assert any(c.kind == "UNREADABLE" and "invalid-json" in c.students for c in shown)
     report = (graded.workspace / "report.txt").read_text()
     assert f"plots and names in {graded.workspace / 'report.html'}" in report
