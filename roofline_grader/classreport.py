@@ -61,7 +61,7 @@ class Kind(Enum):
     NO_ANSWER = "no answer, or an error"
     NOT_RUN = "checks not run"
     MISSING = "no notebook"
-    UNREADABLE = "notebook unreadable"
+    UNREADABLE = "notebook not graded"
     CARRIED = "passed by follow-through"
 
 
@@ -287,12 +287,12 @@ class _Clusters:
                 kind,
                 title,
                 label,
-                hint,
+                detail,
                 ratio,
                 tuple(Member(s, note) for s, note in self.members[key].items()),
                 n,
             )
-            for key, (kind, title, label, hint, ratio) in self.heads.items()
+            for key, (kind, title, label, detail, ratio) in self.heads.items()
         ]
 
 
@@ -675,7 +675,8 @@ OTHER_WORDS = {
     Kind.NO_ANSWER: "gave nothing a check could judge (not defined, not implemented, an error)",
     Kind.NOT_RUN: "had checks that did not run (the notebook stopped before them)",
     Kind.MISSING: "handed in no notebook",
-    Kind.UNREADABLE: "handed in a notebook that could not be read",
+    Kind.UNREADABLE: "handed in a notebook that could not be graded (unreadable, or the grader "
+    "failed on it: see report.txt)",
     Kind.CARRIED: "passed by follow-through: right for their own wrong earlier answers",
 }
 
