@@ -226,6 +226,8 @@ def write_feedback(
 ) -> FeedbackPages:
     """Write every student's folder of pages (layout in the module's docstring), afresh."""
     folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob("*.html"):  # the layout before per-student folders: one page each
+        old.unlink()
     by_student: dict[str, dict[str, Mapping[str, Any]]] = {}
     for result in results.values():
         by_student.setdefault(result["student"], {})[result["assignment"]] = result

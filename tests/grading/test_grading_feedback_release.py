@@ -155,3 +155,13 @@ def test_release_feedback_to_a_missing_exchange_stops_before_grading(tmp_path: P
     assert f"the exchange {tmp_path / 'nowhere'} is not a folder" in run.stderr
     assert "chmod 1777" in run.stderr
     assert not (tmp_path / "workspace" / "grades.csv").exists()
+
+
+def test_every_page_not_released_is_counted_and_the_first_named() -> None:
+    from roofline_grader.exchange import NO_SECRET, SHOWN, FeedbackRelease, Unreleased
+
+    missing = tuple(Unreleased(f"s{i}", "problem1", NO_SECRET) for i in range(SHOWN + 5))
+    lines = FeedbackRelease(Path("/x"), (), missing).lines()
+    assert lines[0].endswith("0 problem pages; not released: 25.")
+    assert lines[1].startswith(f"  not released (25), {NO_SECRET}: s0 / problem1, s1 / problem1")
+    assert lines[1].endswith(", and 5 more (report.json)") and "s19 /" in lines[1]
