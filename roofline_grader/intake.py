@@ -195,6 +195,7 @@ def _extract_member(
         raise IntakeError(f"{archive} has an unsafe entry {member.filename!r}")
     if stat.S_ISLNK(member.external_attr >> 16):
         return False
+    parts = [fits_file_system(p) for p in parts]
     destination = target.joinpath(*parts) if parts else target
     try:
         if member.is_dir():
@@ -220,6 +221,23 @@ def _extract_member(
     except (OverflowError, ValueError, OSError):
         pass  # a zip with no usable time: the file keeps the time of extraction
     return True
+
+
+MAX_NAME_BYTES = 255
+"""The longest file name (in UTF-8 bytes) common file systems take."""
+
+
+def fits_file_system(name: str) -> str:
+    """``name``, or, when longer than 255 UTF-8 bytes, its start and end around a hash of the
+    whole: an LMS name is the submitter's prefix plus the student's own (possibly very long) file
+    name, and both ends are what tell who sent it and which problem it is."""
+    if len(name.encode("utf-8", "surrogatepass")) <= MAX_NAME_BYTES:
+        return name
+    mark = "~" + hashlib.sha1(name.encode("utf-8", "surrogatepass")).hexdigest()[:10] + "~"
+    head, tail = name[:100], name[-100:]
+    while len((head + mark + tail).encode("utf-8", "surrogatepass")) > MAX_NAME_BYTES:
+        head, tail = head[:-1], tail[1:]
+    return head + mark + tail
 
 
 def _entries(folder: Path) -> list[Path]:

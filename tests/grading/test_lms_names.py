@@ -279,6 +279,21 @@ def test_nothing_gradable_names_what_was_seen(tmp_path: Path) -> None:
         discover(empty, ASSIGNMENTS, tmp_path / "x")
 
 
+def test_a_name_too_long_for_the_file_system_is_shortened_and_still_placed(
+    tmp_path: Path,
+) -> None:
+    archive = tmp_path / "download.zip"
+    long_name = "doejane_12345_100_" + "Ü" * 200 + "_problem4.ipynb"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr(long_name, "{}")
+        zf.writestr("doejane_12345_101_" + "x" * 300 + ".ipynb", "{}")
+    intake = discover(archive, ASSIGNMENTS, tmp_path / "x")
+    task = by_task(intake)[("12345", "problem4")]
+    assert task.notebook and len(Path(task.notebook).name.encode()) <= 255
+    (unplaced,) = intake.unplaced
+    assert unplaced.why is Why.NO_PROBLEM and len(unplaced.file) <= 160
+
+
 def test_nbgrader_layout_lists_loose_files_and_zip_links(tmp_path: Path) -> None:
     archive = tmp_path / "subs.zip"
     with zipfile.ZipFile(archive, "w") as zf:
