@@ -29,10 +29,15 @@ def sqlite_url(path: Path) -> str:
 
 
 def solutions_fingerprint(course: Course) -> str:
-    """A hash of every file under solutions/: the assignments as the gradebook records them."""
+    """A hash of every file under solutions/: the assignments as the gradebook records them.
+
+    The rubrics of the written answers (solutions/.rubrics.toml) are left out: they guide the
+    person grading by hand, not the grader, so editing one regrades nothing."""
+    from .rubric import RUBRICS_FILE
+
     digest = hashlib.sha256()
     for path in sorted(p for p in course.solutions.rglob("*") if p.is_file()):
-        if ".ipynb_checkpoints" in path.parts:
+        if ".ipynb_checkpoints" in path.parts or path == course.solutions / RUBRICS_FILE:
             continue
         digest.update(str(path.relative_to(course.solutions)).encode())
         digest.update(path.read_bytes())
