@@ -146,8 +146,11 @@ class PartSummary:
 
     @property
     def mean(self) -> float | None:
-        """Mean score of the graded students (points), None when none is graded."""
-        return sum(self.graded) / len(self.graded) if self.graded else None
+        """Mean score of the class (points); None while any student awaits grading by hand (those
+        graded so far may be only the notebooks missing, at 0)."""
+        if self.awaiting or not self.scores:
+            return None
+        return sum(self.graded) / len(self.graded)
 
     @property
     def full_marks(self) -> int:
@@ -644,7 +647,8 @@ def _names(members: Sequence[Member], links: Mapping[str, str]) -> str:
         for m in members:
             groups.setdefault(m.note, []).append(m.student)
         items = "".join(
-            f"<li>{_e(note) or '(no reason given)'}: {', '.join(map(name, who))}</li>"
+            f'<li class="reason"><span class="why">{_e(note) or "(no reason given)"}</span>: '
+            f"{', '.join(map(name, who))}</li>"
             for note, who in sorted(groups.items(), key=lambda kv: -len(kv[1]))
         )
         return f'<details><summary>{count}, by reason</summary><ul class="notes">{items}</ul></details>'
@@ -768,18 +772,21 @@ def write_html(path: Path, summary: ClassSummary, pages: Mapping[str, Path] | No
 @dataclass(frozen=True)
 class ShownCluster:
     """A cluster as report.html shows it (:func:`read_html`): its part, its :class:`Kind`'s name,
-    its words (title and second line) and its students."""
+    its words (title and second line), its students, and them by the reason given, where it
+    lists them so (reason, students)."""
 
     grade_id: str
     kind: str
     text: str
     students: frozenset[str]
+    reasons: tuple[tuple[str, frozenset[str]], ...] = ()
 
 
 _SHOWN = re.compile(
     r'<(tr|li) class="cluster" data-part="([^"]*)" data-kind="(\w+)">(.*?)</(?:tr|details)>', re.S
 )
 _WHO = re.compile(r'class="who"[^>]*>([^<]*)<')
+_REASON = re.compile(r'<li class="reason"><span class="why">([^<]*)</span>(.*?)</li>', re.S)
 
 
 def read_html(page: str) -> list[ShownCluster]:
@@ -791,6 +798,25 @@ def read_html(page: str) -> list[ShownCluster]:
             kind,
             " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split()),
             frozenset(html.unescape(n) for n in _WHO.findall(body)),
+            tuple(
+                (html.unescape(why), frozenset(html.unescape(n) for n in _WHO.findall(who)))
+                for why, who in _REASON.findall(body)
+            ),
         )
         for _, part, kind, body in _SHOWN.findall(page)
     ]
+
+
+def students_named(shown: Iterable[ShownCluster], grade_id: str, phrase: str) -> frozenset[str]:
+    """The students report.html puts under a diagnosis of part ``grade_id`` that says ``phrase``:
+    those of its wrong-answer clusters whose words hold it, and those listed under a reason that
+    holds it (an error with a diagnosis, such as Python's max on arrays)."""
+    wrong = {k.name for k in MISTAKE_KINDS}
+    found: set[str] = set()
+    for c in shown:
+        if c.grade_id != grade_id:
+            continue
+        if c.kind in wrong and phrase in c.text:
+            found |= c.students
+        found |= {s for why, who in c.reasons if phrase in why for s in who}
+    return frozenset(found)

@@ -40,7 +40,7 @@ from pathlib import Path
 
 import nbformat
 
-from roofline_grader.classreport import MISTAKE_KINDS, Kind, read_html
+from roofline_grader.classreport import Kind, read_html, students_named
 from roofline_grader.course import Course, command_env
 from roofline_grader.release import generate
 from tests.grading.grading_cases import release_notebook, solved
@@ -126,13 +126,15 @@ def make_class(release: Path, out: Path, n: int, seed: int, problems: Sequence[s
 class Check:
     """One planted thing against what report.html shows: the same students, or with ``within``,
     every planted student among those found (a blank notebook is one of the reasons for "no
-    answer", among others)."""
+    answer", among others). ``found`` leaves out the students of the planted mistakes in
+    ``shared``, which the page shows under the same diagnosis."""
 
     what: str
     part: str
     planted: frozenset[str]
     found: frozenset[str]
     within: bool = False
+    shared: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -140,20 +142,28 @@ class Check:
 
 
 def check_report(page: str, plan: Plan, n: int, first_part: Mapping[str, str]) -> list[Check]:
-    """Every planted mistake, missing, blank and broken notebook against report.html's clusters."""
+    """Every planted mistake, missing, blank and broken notebook against report.html's clusters.
+
+    A mistake is found in its part's clusters of wrong answers whose words hold its hint, and in the
+    reasons of those that list students by reason (an error with a diagnosis, such as Python's max
+    on arrays). Two mistakes whose hints the page cannot tell apart (the check tells both the same
+    thing) are found together: the check says so (``shared``)."""
     shown = read_html(page)
-    wrong = {k.name for k in MISTAKE_KINDS}
     by_key = {m.key: m for m in MISTAKES}
+
     checks = []
     for key, students in sorted(plan.mistakes.items()):
         m = by_key[key]
-        found = {
-            s
-            for c in shown
-            if c.grade_id == m.part and c.kind in wrong and m.hint in c.text
-            for s in c.students
-        }
-        checks.append(Check(key, m.part, frozenset(students), frozenset(found)))
+        found = students_named(shown, m.part, m.hint)
+        alike = [
+            other
+            for other in plan.mistakes
+            if other != key and by_key[other].part == m.part and plan.mistakes[other] & found
+        ]
+        shared = set().union(*(plan.mistakes[o] for o in alike)) if alike else set()
+        checks.append(
+            Check(key, m.part, frozenset(students), frozenset(found - shared), shared=tuple(alike))
+        )
     for what, kind, planted in (
         ("no notebook", Kind.MISSING, plan.missing),
         ("not JSON", Kind.UNREADABLE, plan.broken),
@@ -241,6 +251,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             if c.ok
             else f"NO (missed {len(c.planted - c.found)}, extra {len(c.found - c.planted)})"
         )
+        if c.shared:
+            mark += f", under one diagnosis with {', '.join(c.shared)}"
         print(
             f"  {c.what:28s} {c.part:24s} {_share(len(c.planted), n)} {_share(len(c.found), n)}  "
             f"{mark}"
