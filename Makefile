@@ -6,6 +6,10 @@
 #   make student-kit   dist/roofline-student-kit.zip: what students install (no solutions, no grader)
 #   make release   regenerate exercises/ (student version) from solutions/, and the visible checks
 #   make grade SUBMISSIONS=path [OUT=dir] [JOBS=n]   autograde a folder or .zip of submissions
+#   make feedback SUBMISSIONS=path [OUT=dir] [EXCHANGE=dir]   grade (or resume) and release the
+#                  feedback to nbgrader's exchange, for the students' Fetch Feedback
+#   make formgrader [OUT=dir]   nbgrader's formgrader on a graded workspace, to grade the written
+#                  answers by hand with the model answer and rubric beside each (prints its URL)
 #   make bench     benchmarks: grader speed-up and roofline measurements, as ratios
 #   make measure   measure this machine's roofline (peak, bandwidth, matmul sweep)
 
@@ -19,7 +23,7 @@ export PATH := $(CURDIR)/$(BIN):$(PATH)
 export PYTHONPATH := $(CURDIR)
 export MPLBACKEND := Agg
 
-.PHONY: setup book test lint format lab student-kit release grade bench measure clean lock sandbox
+.PHONY: setup book test lint format lab student-kit release grade feedback formgrader bench measure clean lock sandbox
 
 # -- set-up ------------------------------------------------------------------------------
 # Reinstalls only when pyproject.toml or constraints.txt change.
@@ -78,8 +82,18 @@ release: $(STAMP)
 	$(BIN)/python -m roofline_grader.release
 
 grade: $(STAMP) sandbox
-	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=path/to/submissions [OUT=dir] [JOBS=n]"; exit 2; }
-	$(BIN)/roofline-grade "$(SUBMISSIONS)" $(if $(OUT),--out "$(OUT)") $(if $(JOBS),--jobs $(JOBS))
+	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=path/to/submissions [OUT=dir] [JOBS=n] [ROSTER=roster.csv] [PROBLEM=problemN]"; exit 2; }
+	$(BIN)/roofline-grade "$(SUBMISSIONS)" $(if $(OUT),--out "$(OUT)") $(if $(JOBS),--jobs $(JOBS)) $(if $(ROSTER),--roster "$(ROSTER)") $(if $(PROBLEM),--problem "$(PROBLEM)")
+
+# The same run as make grade (already graded submissions are not graded again), then each page
+# goes to the exchange: EXCHANGE, else $ROOFLINE_EXCHANGE, else <workspace>/exchange.
+feedback: $(STAMP) sandbox
+	@test -n "$(SUBMISSIONS)" || { echo "usage: make feedback SUBMISSIONS=path/to/submissions [OUT=dir] [EXCHANGE=dir] [JOBS=n] [ROSTER=roster.csv] [PROBLEM=problemN]"; exit 2; }
+	$(BIN)/roofline-grade "$(SUBMISSIONS)" $(if $(OUT),--out "$(OUT)") $(if $(JOBS),--jobs $(JOBS)) $(if $(ROSTER),--roster "$(ROSTER)") $(if $(PROBLEM),--problem "$(PROBLEM)") --release-feedback $(if $(EXCHANGE),--exchange "$(EXCHANGE)")
+
+# OUT: the workspace roofline-grade wrote (default: grading/). Ctrl-C stops the server.
+formgrader: setup
+	$(BIN)/python -m roofline_grader.formgrader $(if $(OUT),--workspace "$(OUT)")
 
 bench: $(STAMP) sandbox
 	$(BIN)/python -m tools.bench

@@ -15,17 +15,20 @@ from __future__ import annotations
 
 import csv
 import json
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from nbgrader.api import Gradebook
 
+from .classreport import ClassSummary, text_lines
 from .gradebook import submission_scores
 from .integrity import CellInfo
-from .progress import format_duration
+from .progress import MISSING, Tally, format_duration
+
+if TYPE_CHECKING:
+    from .intake import Unplaced
 
 PROBLEM_WORDS = {
     "missing-notebook": "no notebook",
@@ -36,6 +39,7 @@ PROBLEM_WORDS = {
     "misnamed-notebook": "misnamed notebook",
     "misnamed-folder": "misnamed folder",
     "misplaced-notebook": "notebook outside its folder",
+    "late": "submitted late (LMS)",
     "symlink": "symbolic link, not followed",
     "bad-timestamp": "unreadable timestamp",
     "deleted-cell": "deleted cell",
@@ -134,7 +138,18 @@ class Report:
     jobs: int
     sandbox: str
     feedback_pages: int
+    tally: Tally
     tampered: bool = False
+    class_summary: ClassSummary | None = None
+    """What the class got wrong (roofline_grader.classreport), also written to report.html."""
+    feedback_notes: Sequence[str] = ()
+    feedback_release: Mapping[str, Any] | None = None
+    hand_notes: Sequence[str] = ()
+    """What --manual-scores applied and --manual-sheet wrote (roofline_grader.manual)."""
+    intake_notes: Sequence[str] = ()
+    """The input's layout and the LMS grade files written (roofline_grader.exports)."""
+    unplaced: Sequence[Unplaced] = ()
+    """Every file of the submissions that was not graded, and why (roofline_grader.intake)."""
     lines: list[str] = field(default_factory=list)
 
     def problem_rows(self) -> list[tuple[str, str, str, str]]:
@@ -145,14 +160,6 @@ class Report:
             for p in r.get("problems", [])
         ]
 
-    def manual_pending(self) -> Counter[str]:
-        counts: Counter[str] = Counter()
-        for r in self.results:
-            for gid, grade in r.get("grades", {}).items():
-                if grade.get("auto_score") is None:
-                    counts[gid] += 1
-        return counts
-
     def text(self) -> str:
         n = len(self.results)
         assignments = len({r["assignment"] for r in self.results})
@@ -162,14 +169,18 @@ class Report:
             f"last run; {format_duration(self.seconds)} with {self.jobs} worker(s).",
             f"Kernel sandbox: {self.sandbox}.",
             f"Grades: {self.workspace / 'grades.csv'}",
-            f"Feedback: {self.workspace / 'feedback'} ({self.feedback_pages} pages, one per student)",
+            f"Feedback: {self.workspace / 'feedback'} ({self.feedback_pages} students)",
+            *self.feedback_notes,
+            *self.hand_notes,
+            *self.intake_notes,
         ]
         if self.tampered:
             lines.append(
                 "WARNING: the course's files (roofline_lib, roofline_grader or solutions/) changed "
                 "while grading; check them with git status and grade again."
             )
-        pending = self.manual_pending()
+        lines.append(f"In all: {self.tally.words()}.")
+        pending = {gid: n for gid, n in self.tally.by_hand.items() if n}
         if pending:
             parts = ", ".join(f"{gid} ({count})" for gid, count in sorted(pending.items()))
             lines.append(
@@ -179,7 +190,7 @@ class Report:
         missing: dict[str, list[str]] = {}
         by_submission: dict[tuple[str, str], list[tuple[str, str]]] = {}
         for student, assignment, kind, detail in self.problem_rows():
-            if kind == "missing-notebook":
+            if kind == MISSING:
                 missing.setdefault(student, []).append(assignment)
             else:
                 by_submission.setdefault((student, assignment), []).append((kind, detail))
@@ -199,6 +210,11 @@ class Report:
                 lines.append(f"  {student} / {assignment} (scored {got:g} of {out_of:g}):")
                 for kind, detail in items:
                     lines.append(f"    - {PROBLEM_WORDS.get(kind, kind)}: {detail}")
+        if self.unplaced:
+            lines += ["", f"Files not graded ({len(self.unplaced)}):"]
+            lines += [f"  {u.file}\n    - {u.why.value}: {u.detail}" for u in self.unplaced]
+        if self.class_summary is not None:
+            lines += ["", *text_lines(self.class_summary, self.workspace / "report.html")]
         return "\n".join(lines) + "\n"
 
     def write_json(self, path: Path) -> None:
@@ -208,6 +224,15 @@ class Report:
             "seconds": round(self.seconds, 2),
             "jobs": self.jobs,
             "sandbox": self.sandbox,
+            "submissions": self.tally.submissions,
+            "with_problems": self.tally.with_problems,
+            "missing": self.tally.missing,
+            "awaiting_by_hand": dict(self.tally.by_hand),
+            "feedback_release": self.feedback_release,
+            "unplaced": [
+                {"file": u.file, "why": u.why.name.lower(), "detail": u.detail}
+                for u in self.unplaced
+            ],
             "problems": [
                 {"student": s, "assignment": a, "kind": k, "detail": d}
                 for s, a, k, d in self.problem_rows()

@@ -7,11 +7,16 @@
    (:mod:`~roofline_grader.pool`, :mod:`~roofline_grader.worker`).
 5. Merge each result as it arrives, serially, into the workspace: the master gradebook, nbgrader's
    ``submitted/`` and ``autograded/`` folders, and the journal.
-6. Write ``grades.csv``, one feedback page per student and the report of problems.
+6. Write ``grades.csv``, the feedback pages (:mod:`~roofline_grader.feedback`) and a zip of them
+   per student, release them to nbgrader's exchange if asked (:mod:`~roofline_grader.exchange`),
+   and write the report of problems.
 
 The workspace is ordinary nbgrader territory: after the run, an instructor can open the formgrader
-on it to grade the written answers by hand, and rerunning ``roofline-grade`` on the same input only
-rewrites the grades, feedback and report, now with the manual scores.
+on it (``make formgrader``, :mod:`~roofline_grader.formgrader`) to grade the written answers by
+hand, and rerunning ``roofline-grade`` on the same input only rewrites the grades, feedback and
+report, now with the manual scores. The spreadsheet route (:mod:`~roofline_grader.manual`) is part
+of a run: ``--manual-scores`` is checked right after intake (a bad sheet stops the run before
+anything is graded or written) and applied before step 6; ``--manual-sheet`` is written after it.
 """
 
 from __future__ import annotations
@@ -25,15 +30,28 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .classreport import scores_from_table, summarize, write_html
 from .config import DEFAULT_CELL_TIMEOUT_S, DEFAULT_NOTEBOOK_TIMEOUT_S
 from .course import Course
+from .exchange import release_feedback, write_zips
+from .exports import write_exports
 from .feedback import write_feedback
-from .gradebook import build_template, merge, open_master, release_index, solutions_fingerprint
+from .gradebook import (
+    awaiting_by_hand,
+    build_template,
+    merge,
+    open_master,
+    release_index,
+    solutions_fingerprint,
+)
 from .intake import discover
 from .journal import Journal, grader_key
+from .manual import apply_scores, read_scores, write_sheet
 from .pool import run
-from .progress import Progress
-from .report import Report, grade_table, write_csv
+from .progress import Progress, Tally
+from .report import Report, grade_parts, grade_table, write_csv
+from .roster import read_roster
+from .rubric import hand_parts
 from .sandbox import KernelHome, scratch_root, sweep_stale_scratch
 from .worker import Settings, Task
 
@@ -50,6 +68,16 @@ class Options:
     sandbox: str = "on"
     force: bool = False
     progress: bool = True
+    exchange: Path | None = None
+    """nbgrader's exchange to release feedback to (Fetch Feedback); None: release nothing."""
+    manual_sheet: Path | None = None
+    """Where to write the sheet for grading by hand (roofline_grader.manual); None: no sheet."""
+    manual_scores: Path | None = None
+    """A filled-in sheet whose hand scores go into the gradebook first; None: none."""
+    roster: Path | None = None
+    """The class roster (roofline_grader.roster): maps LMS downloads to students; None: none."""
+    problem: str | None = None
+    """Every notebook of the submissions is this problem (an LMS download of one assignment)."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +101,10 @@ class Workspace:
     @property
     def feedback(self) -> Path:
         return self.root / "feedback"
+
+    @property
+    def feedback_zips(self) -> Path:
+        return self.root / "feedback-zips"
 
     @property
     def grades_csv(self) -> Path:
@@ -103,9 +135,23 @@ def grade_submissions(course: Course, options: Options) -> Report:
     started = time.monotonic()
     ws = Workspace(options.out.resolve())
     ws.state.mkdir(parents=True, exist_ok=True)
+    roster = read_roster(options.roster) if options.roster else None
+    intake = discover(
+        options.submissions.resolve(),
+        course.assignments,
+        ws.state / "input",
+        roster=roster,
+        problem=options.problem,
+    )
+    intake_notes = [f"Input: {intake.layout} layout; {len(intake.unplaced)} file(s) not graded."]
     template_db, release = build_template(course, ws.state / "template")
     index = release_index(release, course.assignments)
-    intake = discover(options.submissions.resolve(), course.assignments, ws.state / "input")
+    hand = hand_parts(course) if options.manual_sheet or options.manual_scores else {}
+    hand_scores = None  # checked before anything is graded or written
+    if options.manual_scores:
+        no_notebook = frozenset((t.student, t.assignment) for t in intake.tasks if not t.notebook)
+        hand_scores = read_scores(options.manual_scores, intake.students, hand, no_notebook)
+    hand_notes: list[str] = []
     settings_words = [
         f"cell_timeout={options.cell_timeout_s}",
         f"notebook_timeout={options.notebook_timeout_s}",
@@ -143,12 +189,19 @@ def grade_submissions(course: Course, options: Options) -> Report:
         kernel_root=str(kernels),
     )
     before = grader_key([], _course_files(course))
-    progress = Progress(len(intake.tasks), already=len(done)) if options.progress else None
     gb = open_master(course, ws.gradebook, template_db)
     try:
         if fresh_master:
             for record in done.values():
                 merge(gb, record)
+
+        def awaiting(result: Mapping[str, Any]) -> list[str]:
+            return awaiting_by_hand(gb, str(result["assignment"]), str(result["student"]))
+
+        already = Tally()
+        for record in done.values():
+            already = already.add(record, awaiting(record))
+        progress = Progress(len(intake.tasks), already=already) if options.progress else None
 
         def on_result(result: dict[str, Any]) -> None:
             _store_files(ws, result)
@@ -158,21 +211,44 @@ def grade_submissions(course: Course, options: Options) -> Report:
             shutil.rmtree(scratch / str(result["key"]), ignore_errors=True)
             (scratch / f"{result['key']}.started").unlink(missing_ok=True)
             if progress:
-                progress.advance(bool(result["problems"]))
+                progress.advance(result, awaiting(result))
 
         if progress:
             progress.start()
         stuck_after = options.notebook_timeout_s + 120
         run(pending, settings, options.jobs, on_result, stuck_after)
         tampered = grader_key([], _course_files(course)) != before
+        if options.manual_scores and hand_scores is not None:
+            hand_notes.append(apply_scores(gb, options.manual_scores, hand_scores).words())
         header, rows = grade_table(gb, intake.students, index)
         write_csv(ws.grades_csv, header, rows)
+        if roster is not None:
+            graded = list(dict.fromkeys(t.assignment for t in intake.tasks))
+            exported = write_exports(ws.root, roster, header, rows, index, graded)
+            intake_notes.append(f"For the LMS: {exported.canvas}, {exported.moodle}")
         pages = write_feedback(ws.feedback, gb, intake.students, index, done)
+        if options.manual_sheet:
+            sheet = write_sheet(options.manual_sheet, gb, intake.students, hand, ws.autograded)
+            hand_notes.append(sheet.words())
+        zips = write_zips(pages, ws.feedback_zips)
+        released = release_feedback(pages, options.exchange) if options.exchange else None
+        tally = Tally()
+        for task in intake.tasks:
+            tally = tally.add(done[task.key], awaiting(done[task.key]))
+        if progress:
+            progress.finish(tally)
     finally:
         gb.close()
         shutil.rmtree(scratch, ignore_errors=True)
         shutil.rmtree(kernels, ignore_errors=True)
         sweep_stale_scratch()  # the cgroups of workers that were killed
+    class_summary = summarize(  # what the class got wrong: report.html
+        [done[t.key] for t in intake.tasks],
+        intake.students,
+        grade_parts(index),
+        scores_from_table(header, rows),
+    )
+    write_html(ws.root / "report.html", class_summary, dict(pages.course_pages))
     report = Report(
         workspace=ws.root,
         students=intake.students,
@@ -181,8 +257,20 @@ def grade_submissions(course: Course, options: Options) -> Report:
         seconds=time.monotonic() - started,
         jobs=options.jobs,
         sandbox=sandbox_note,
-        feedback_pages=pages,
+        feedback_pages=len(pages.course_pages),
+        feedback_notes=[
+            f"  per student: index.html (the whole course) and <problem>/<problem>.html (one "
+            f"problem: {len(pages.problem_pages)} in all)",
+            f"  for an LMS, a zip per student: {ws.feedback_zips} ({len(zips)})",
+            *(released.lines() if released else []),
+        ],
+        feedback_release=released.as_json() if released else None,
+        tally=tally,
         tampered=tampered,
+        class_summary=class_summary,
+        hand_notes=hand_notes,
+        intake_notes=intake_notes,
+        unplaced=intake.unplaced,
     )
     ws.report_txt.write_text(report.text(), encoding="utf-8")
     report.write_json(ws.root / "report.json")
@@ -199,8 +287,8 @@ def _store_files(ws: Workspace, result: Mapping[str, Any]) -> None:
         if not (target.exists() and target.samefile(source)):  # graded in place (nbgrader collect)
             shutil.copyfile(source, target)
             for name, key in (("timestamp.txt", "timestamp"), ("submission_secret.txt", "secret")):
-                if result.get(key):
-                    (folder / name).write_text(str(result[key]) + "\n")
+                if result.get(key):  # as nbgrader submit writes them: the secret is hashed as is
+                    (folder / name).write_text(str(result[key]))
     graded = ws.autograded / student / assignment
     shutil.rmtree(graded, ignore_errors=True)
     if result.get("autograded") and Path(str(result["autograded"])).is_file():

@@ -131,6 +131,8 @@ def test_failed_checks_explain_in_words_without_numbers(graded: GradedRun, relea
             "label": "ops(B, D, F) on unseen shapes",
             "passed": False,
             "hint": "a multiply-add counts as two operations",
+            "cause": "misconception",
+            "ratio": 0.5,
         }
     ], "under the grader the visible checks stay silent: the hidden checks judge"
     statements = {a: (release / a / f"{a}.ipynb").read_text() for a in ASSIGNMENTS}
