@@ -268,7 +268,12 @@ def _diagnose(finding: Finding, part: Known) -> tuple[tuple, Kind, str, str]:
     if cause is Cause.IGNORES_INPUTS:
         return ("same", finding.label), Kind.IGNORES_INPUTS, finding.hint, ""
     if cause is Cause.WRONG:
-        return ("wrong", finding.label, finding.hint), Kind.WRONG, finding.hint, ""
+        return (
+            ("wrong", finding.label, finding.hint),
+            Kind.WRONG,
+            "wrong answers that match no known mistake and no single factor",
+            f"students were told: {finding.hint}",
+        )
     return ("none",), Kind.NO_ANSWER, Kind.NO_ANSWER.value, ""
 
 
