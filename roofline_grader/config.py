@@ -41,6 +41,15 @@ AUTOGRADE_PREPROCESSORS = (
 )
 """nbgrader 0.9's autograde preprocessors, with SealedExecute in place of Execute."""
 
+FEEDBACK_PREPROCESSORS = (
+    "nbgrader.preprocessors.ClearHiddenTests",
+    "nbgrader.preprocessors.GetGrades",
+    "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
+)
+"""nbgrader 0.9's ``generate_feedback`` preprocessors with the hidden tests removed first: nbgrader
+renders the autograded notebook, whose grade cells hold their hidden region (the course's own pages,
+roofline_grader.feedback, are built from findings and never from cells)."""
+
 
 def grading_config(
     cell_timeout_s: int = DEFAULT_CELL_TIMEOUT_S,
@@ -63,6 +72,7 @@ def grading_config(
     c.Autograde.sanitize_preprocessors = list(SANITIZE_PREPROCESSORS)
     c.Autograde.autograde_preprocessors = list(AUTOGRADE_PREPROCESSORS)
     c.OverwriteCells.add_missing_cells = True
+    c.GenerateFeedback.preprocessors = list(FEEDBACK_PREPROCESSORS)
     c.Execute.timeout = int(cell_timeout_s)
     c.Execute.interrupt_on_timeout = True
     c.SealedExecute.notebook_timeout = int(notebook_timeout_s)

@@ -49,3 +49,22 @@ def test_plain_nbgrader_autograde_uses_the_sealed_pipeline(
             assert got == want, student
     report = workspace / "autograded" / "solved" / "problem1" / "problem1.roofline.json"
     assert report.is_file(), "the sealed executor wrote its report"
+
+    # nbgrader's own feedback (not the course's pages) never shows a line of the hidden tests.
+    feedback = subprocess.run(
+        [sys.executable, "-m", "nbgrader", "generate_feedback", "problem1", "--force"],
+        cwd=ROOT,
+        env=grading_env(ROOFLINE_GRADING_DIR=str(workspace)),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert feedback.returncode == 0, feedback.stderr[-3000:]
+    pages = sorted((workspace / "feedback").glob("*/problem1/problem1.html"))
+    assert len(pages) == len(chosen), pages
+    for page in pages:
+        text = page.read_text()
+        assert "/ 9.0" in text, page  # nbgrader's page, with its scores
+        for hidden in ("BEGIN HIDDEN TESTS", "END HIDDEN TESTS", "roofline_grader.hidden"):
+            assert hidden not in text, (page, hidden)
