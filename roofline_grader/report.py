@@ -139,6 +139,8 @@ class Report:
     sandbox: str
     feedback_pages: int
     tally: Tally
+    points: Mapping[tuple[str, str], float] = field(default_factory=dict)
+    """Per (student, assignment), the points in the gradebook: automatic and hand scores."""
     tampered: bool = False
     class_summary: ClassSummary | None = None
     """What the class got wrong (roofline_grader.classreport), also written to report.html."""
@@ -184,8 +186,9 @@ class Report:
         if pending:
             parts = ", ".join(f"{gid} ({count})" for gid, count in sorted(pending.items()))
             lines.append(
-                f"Awaiting grading by hand: {parts}. Grade them in nbgrader's formgrader on "
-                f"{self.workspace}, then run roofline-grade again to update grades.csv."
+                f"Awaiting grading by hand: {parts}. Grade them in nbgrader's formgrader (make "
+                f"formgrader OUT={self.workspace}) or in a spreadsheet (--manual-sheet FILE, then "
+                "--manual-scores FILE), then run roofline-grade again to update grades.csv."
             )
         missing: dict[str, list[str]] = {}
         by_submission: dict[tuple[str, str], list[tuple[str, str]]] = {}
@@ -205,7 +208,10 @@ class Report:
             scores = {(r["student"], r["assignment"]): r for r in self.results}
             for (student, assignment), items in by_submission.items():
                 result = scores[(student, assignment)]
-                got = sum((g.get("auto_score") or 0.0) for g in result["grades"].values())
+                got = self.points.get(
+                    (student, assignment),
+                    sum((g.get("auto_score") or 0.0) for g in result["grades"].values()),
+                )
                 out_of = sum((g.get("max_score") or 0.0) for g in result["grades"].values())
                 lines.append(f"  {student} / {assignment} (scored {got:g} of {out_of:g}):")
                 for kind, detail in items:

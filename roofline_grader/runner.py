@@ -43,6 +43,7 @@ from .gradebook import (
     open_master,
     release_index,
     solutions_fingerprint,
+    submission_scores,
 )
 from .intake import discover
 from .journal import Journal, grader_key
@@ -233,8 +234,11 @@ def grade_submissions(course: Course, options: Options) -> Report:
         zips = write_zips(pages, ws.feedback_zips)
         released = release_feedback(pages, options.exchange) if options.exchange else None
         tally = Tally()
+        points: dict[tuple[str, str], float] = {}
         for task in intake.tasks:
             tally = tally.add(done[task.key], awaiting(done[task.key]))
+            scores = submission_scores(gb, task.assignment, task.student).values()
+            points[(task.student, task.assignment)] = sum(g.get("score") or 0.0 for g in scores)
         if progress:
             progress.finish(tally)
     finally:
@@ -266,6 +270,7 @@ def grade_submissions(course: Course, options: Options) -> Report:
         ],
         feedback_release=released.as_json() if released else None,
         tally=tally,
+        points=points,
         tampered=tampered,
         class_summary=class_summary,
         hand_notes=hand_notes,
