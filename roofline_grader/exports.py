@@ -15,9 +15,12 @@ then one column per assignment, and skips a ``Points Possible`` row):
 
 * ``Student`` (the roster's name), ``ID`` (the Canvas user id: the roster's LMS id), ``SIS User
   ID`` (the roster's student id), ``SIS Login ID`` (its login), ``Section``;
-* one column per problem, titled with the problem's id (``problem1``). Canvas matches a column to
-  an existing assignment by a header ``<title> (<assignment id>)`` or by its exact title, and
-  creates a new assignment for a title it does not know;
+* one column per problem. Canvas matches a column to an existing assignment by a header
+  ``<title> (<assignment id>)`` or by its exact title, and creates a new assignment for a title it
+  does not know; so when the roster is Canvas's own gradebook export, a problem's column takes the
+  title of the roster's one assignment column that names it (``Problem 1: An int8 matmul
+  (123456)``, found as intake finds a problem in a file name), and otherwise the problem's id
+  (``problem1``: Canvas then creates an assignment of that name);
 * a second row, ``Points Possible``, with each problem's points.
 
 Canvas finds each student by ID, else SIS User ID, else SIS Login ID, so a roster with any of them
@@ -35,11 +38,13 @@ starting with ``=`` is written as text).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from .integrity import CellInfo
+from .lms import problem_of
 from .report import fmt, grade_parts, write_csv
 from .roster import Roster
 
@@ -74,6 +79,25 @@ def problem_totals(
     return {row[0]: [row[i] or "0" for i in columns] for row in rows}
 
 
+CANVAS_ID_SUFFIX = re.compile(r"\s*\(\d+\)\s*$")
+"""The ``(<assignment id>)`` that ends a Canvas gradebook column's title."""
+
+
+def canvas_titles(roster: Roster, assignments: Sequence[str]) -> list[str]:
+    """Each problem's Canvas column title: the roster's one Canvas assignment column (a title that
+    ends in ``(<id>)``) naming that problem, else the problem's id."""
+    titles = []
+    for assignment in assignments:
+        named = [
+            column
+            for column in roster.columns
+            if CANVAS_ID_SUFFIX.search(column)
+            and problem_of(CANVAS_ID_SUFFIX.sub("", column), assignments) == assignment
+        ]
+        titles.append(named[0] if len(named) == 1 else assignment)
+    return titles
+
+
 def canvas_rows(
     roster: Roster,
     header: Sequence[str],
@@ -86,7 +110,7 @@ def canvas_rows(
     assignments = list(problems or index)
     points = problem_points(index)
     out = [
-        [*CANVAS_STUDENT_COLUMNS, *assignments],
+        [*CANVAS_STUDENT_COLUMNS, *canvas_titles(roster, assignments)],
         ["Points Possible", "", "", "", "", *(fmt(points[a]) for a in assignments)],
     ]
     totals = problem_totals(header, rows, assignments)

@@ -18,6 +18,10 @@ login         ``SIS Login ID`` (Canvas), ``login``, ``username``
 section       ``Section`` (Canvas), ``group``
 ============  ==========================================================================
 
+The other columns of the header are kept as the roster's ``columns``: in a Canvas gradebook export
+they are the course's assignments (``Problem 1 (123456)``), whose titles canvas_grades.csv then
+reuses, so that Canvas imports each problem into its assignment (roofline_grader.exports).
+
 A roster needs a student id or an LMS id column; a row without a student id is known by its LMS id.
 Canvas's "Points Possible" row and blank rows are skipped. Two rows with one student id, or one LMS
 id, are an error that names both rows.
@@ -79,6 +83,8 @@ class Roster:
 
     path: Path
     students: tuple[Student, ...]
+    columns: tuple[str, ...] = ()
+    """The header's other columns, as written (a Canvas export's assignment columns)."""
 
     def by_lms_id(self, lms_id: str | None) -> Student | None:
         return next((s for s in self.students if lms_id and s.lms_id == lms_id), None)
@@ -199,4 +205,6 @@ def read_roster(path: Path) -> Roster:
         )
     if not students:
         raise RosterError(f"--roster {path}: a header and no students")
-    return Roster(path, tuple(students))
+    used = set(cols.values())
+    others = tuple(h.strip() for i, h in enumerate(rows[0]) if i not in used and h.strip())
+    return Roster(path, tuple(students), others)

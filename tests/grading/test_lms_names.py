@@ -356,6 +356,23 @@ def test_lms_exports_have_the_documented_columns(tmp_path: Path) -> None:
     assert moodle[1] == ["Jane Doe", "s001", "jane@uni.example", "", "7", "5"]
 
 
+def test_a_canvas_export_as_roster_lends_its_assignment_titles(tmp_path: Path) -> None:
+    roster = read_roster(
+        roster_file(
+            tmp_path,
+            "Student,ID,SIS User ID,SIS Login ID,Section,Problem 1: An int8 matmul (111),"
+            "Problem 11 (222),Quiz (333),Current Score\n"
+            '"Doe, Jane",12345,s001,jdoe,Sec A,7,,,\n',
+        )
+    )
+    index = {a: [{"grade": True, "grade_id": f"{a}x", "points": 9}] for a in ASSIGNMENTS}
+    header = ["student_id", *(x for a in ASSIGNMENTS for x in (f"{a}x", a)), "total", "max"]
+    rows = [["s001", *("9" for _ in ASSIGNMENTS for _ in range(2)), "54", "54"]]
+    canvas = canvas_rows(roster, header, rows, index, ["problem1", "problem2"])
+    assert canvas[0] == [*CANVAS_COLUMNS, "Problem 1: An int8 matmul (111)", "problem2"]
+    assert canvas[2][-2:] == ["9", "9"]
+
+
 def test_the_readme_lms_example_passes_the_roster_to_roofline_grade() -> None:
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     line = next(x for x in readme.splitlines() if x.startswith("make grade") and "ROSTER=" in x)
