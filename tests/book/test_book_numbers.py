@@ -155,7 +155,7 @@ def test_collectives_table(html: Path) -> None:
     assert [int(cells[0].get_text(strip=True)) for cells in rows] == [2, 4, 8]
     for cells in rows:
         chips = int(cells[0].get_text(strip=True))
-        for cell, collective in zip(cells[1:], rl.COLLECTIVES, strict=True):
+        for cell, collective in zip(cells[1:], ("reduce_scatter", "all_reduce"), strict=True):
             shard = rl.critical_shard_dim(
                 h100.peak(), h100.bandwidth("nvlink4"), "bf16", chips, collective
             )
