@@ -18,10 +18,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import ArrayLike, broadcast, nonnegative_real, out, positive_count, positive_real
+from ._checks import (
+    ArrayLike,
+    UnknownNameError,
+    broadcast,
+    choice,
+    nonnegative_real,
+    out,
+    positive_count,
+    positive_real,
+)
 from .costs import BF16, Cost, MatmulDtypes, matmul_dtypes
 from .dtypes import bytes_per_element
-from .hardware import Chip, get_chip
+from .hardware import CATALOG, LINKS, Chip, get_chip
 from .sharding import ShardedMatmulCost
 
 
@@ -51,21 +60,49 @@ def upper_bound(t_math_s: ArrayLike, t_comms_s: ArrayLike) -> ArrayLike:
     return out(nonnegative_real("t_math_s", t_math_s) + nonnegative_real("t_comms_s", t_comms_s))
 
 
-BOUND_NAMES = {"hbm": "memory-bound", "onchip": "memory-bound"}
-"""The name of the non-compute regime at a level; any link level is 'network-bound'."""
+MEMORY_LEVELS = ("hbm", "onchip")
+"""Levels whose bytes are memory traffic; their non-compute regime is 'memory-bound'."""
+
+
+def known_levels() -> tuple[str, ...]:
+    """Every roofline level the catalog knows: 'hbm', 'onchip', then each link key."""
+    keys = dict.fromkeys(LINKS)
+    for chip in CATALOG.values():
+        keys.update(dict.fromkeys(chip.links))
+    return MEMORY_LEVELS + tuple(keys)
 
 
 def regime_name(level: str) -> str:
-    """'memory-bound' for 'hbm' and 'onchip'; 'network-bound' for a link."""
-    return BOUND_NAMES.get(level, "network-bound")
+    """'memory-bound' for 'hbm' and 'onchip'; 'network-bound' for a link key of the catalog.
+
+    Any other name (``"HBM"``, ``"hmb"``) is an UnknownNameError listing the allowed levels."""
+    choice("level", level, known_levels())
+    return "memory-bound" if level in MEMORY_LEVELS else "network-bound"
+
+
+def _no_work(name_a: str, a: np.ndarray, name_b: str, b: np.ndarray) -> None:
+    """Refuse an operation with neither FLOPs nor bytes: it has no time, intensity or regime."""
+    idle = (a == 0) & (b == 0)
+    if idle.any():
+        where = "" if idle.ndim == 0 else f" at index {tuple(int(i) for i in np.argwhere(idle)[0])}"
+        raise ValueError(
+            f"{name_a} and {name_b} are both 0{where}: an operation that does no work has no "
+            f"roofline time, intensity or regime; give {name_a} or {name_b} a positive value"
+        )
 
 
 def regime(t_math_s: ArrayLike, t_comms_s: ArrayLike, level: str = "hbm") -> str | np.ndarray:
     """'compute-bound' where T_math ≥ T_comms, else 'memory-bound' (or 'network-bound' for a
-    link level). Arrays give an array of strings."""
+    link level). Arrays give an array of strings. Both times 0 is an error (no work)."""
+    bound = regime_name(level)
     tm = nonnegative_real("t_math_s", t_math_s)
     tc = nonnegative_real("t_comms_s", t_comms_s)
-    result = np.where(tm >= tc, "compute-bound", regime_name(level))
+    _no_work("t_math_s", tm, "t_comms_s", tc)
+    return _regime(tm, tc, bound)
+
+
+def _regime(tm: np.ndarray, tc: np.ndarray, bound: str) -> str | np.ndarray:
+    result = np.where(tm >= tc, "compute-bound", bound)
     return str(result) if result.ndim == 0 else result
 
 
@@ -180,10 +217,29 @@ def estimate(
     bandwidth_bytes_per_s: float,
     level: str = "hbm",
 ) -> RooflineEstimate:
-    """Roofline estimate from raw numbers (FLOPs, bytes, FLOP/s, bytes/s), no chip needed."""
+    """Roofline estimate from raw numbers (FLOPs, bytes, FLOP/s, bytes/s), no chip needed.
+
+    ``level`` names what the bytes cross: 'hbm', 'onchip' or a link key of the catalog (see
+    :func:`known_levels`); it decides whether the slow regime is 'memory-bound' or
+    'network-bound'. Zero FLOPs *and* zero bytes is an error: no work has no roofline.
+    """
+    return _estimate(
+        flops, bytes_moved, peak_flops_per_s, bandwidth_bytes_per_s, level, regime_name(level)
+    )
+
+
+def _estimate(
+    flops: ArrayLike,
+    bytes_moved: ArrayLike,
+    peak_flops_per_s: float,
+    bandwidth_bytes_per_s: float,
+    level: str,
+    bound: str,
+) -> RooflineEstimate:
     f = nonnegative_real("flops", flops, "FLOPs")
     b = nonnegative_real("bytes_moved", bytes_moved, "bytes")
     f, b = broadcast(flops=f, bytes_moved=b)
+    _no_work("flops", f, "bytes_moved", b)
     c = float(positive_real("peak_flops_per_s", peak_flops_per_s, "FLOP/s"))
     w = float(positive_real("bandwidth_bytes_per_s", bandwidth_bytes_per_s, "bytes/s"))
     tm, tc = f / c, b / w
@@ -197,7 +253,7 @@ def estimate(
         t_comms_s=out(tc),
         lower_bound_s=out(np.maximum(tm, tc)),
         upper_bound_s=out(tm + tc),
-        regime=regime(tm, tc, level),
+        regime=_regime(tm, tc, bound),
     )
 
 
@@ -209,9 +265,10 @@ def analyze(
 ) -> RooflineEstimate:
     """Roofline estimate of a cost on a chip.
 
-    A :class:`Cost` is timed at ``level`` (default 'hbm'; 'onchip' also works where the chip
-    publishes it). A :class:`ShardedMatmulCost` is timed on a network link, ``level`` being the
-    link key (default: the chip's first link). ``dtype`` overrides the cost's compute dtype.
+    A :class:`Cost` counts memory traffic, so it is timed at a memory level: 'hbm' (default) or
+    'onchip' where the chip publishes it; a link key is an error. A :class:`ShardedMatmulCost`
+    is timed on a network link, ``level`` being the link key (default: the chip's first link);
+    its memory side is ``cost.hbm``. ``dtype`` overrides the cost's compute dtype.
     """
     c = get_chip(chip)
     if isinstance(cost, ShardedMatmulCost):
@@ -219,16 +276,35 @@ def analyze(
         if link is None or link not in c.links:
             allowed = ", ".join(repr(k) for k in c.links) or "none"
             raise ValueError(
-                f"a sharded matmul is timed on a link of {c.name}; allowed levels: {allowed}"
+                f"a sharded matmul is timed on a link of {c.name}; allowed levels: {allowed} "
+                f"(got {level!r}; its HBM side is analyze(cost.hbm, chip))"
             )
         peak = c.peak(dtype or cost.compute_dtype)
-        return estimate(
-            cost.flops_per_chip, cost.network_bytes_per_chip, peak, c.bandwidth(link), link
+        return _estimate(
+            cost.flops_per_chip,
+            cost.network_bytes_per_chip,
+            peak,
+            c.bandwidth(link),
+            link,
+            "network-bound",
         )
     if not isinstance(cost, Cost):
         raise ValueError(f"cost must be a Cost or ShardedMatmulCost, got {type(cost).__name__}")
-    lvl = level or "hbm"
+    lvl = "hbm" if level is None else level
+    if lvl not in MEMORY_LEVELS:
+        memory = [lv for lv in c.levels if lv in MEMORY_LEVELS]
+        what = f"a link of {c.name}" if lvl in c.links else "not a level"
+        raise UnknownNameError(
+            f"level {lvl!r} ({what}) cannot time a {cost.op!r} Cost: its bytes are memory "
+            f"traffic; allowed levels: {', '.join(repr(lv) for lv in memory)} (network bytes "
+            "come from sharded_matmul)"
+        )
     bandwidth = c.bandwidth(lvl)
-    return estimate(
-        cost.flops, cost.bytes_total, c.peak(dtype or cost.compute_dtype), bandwidth, lvl
+    return _estimate(
+        cost.flops,
+        cost.bytes_total,
+        c.peak(dtype or cost.compute_dtype),
+        bandwidth,
+        lvl,
+        "memory-bound",
     )
