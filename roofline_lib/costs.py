@@ -236,12 +236,16 @@ def tiled_matmul(
     m: ArrayLike,
     k: ArrayLike,
     n: ArrayLike,
+    *,
     bm: ArrayLike,
     bk: ArrayLike,
     bn: ArrayLike,
     dtypes: MatmulDtypes | str = BF16,
 ) -> Cost:
     """(m, k) × (k, n) computed tile by tile with tiles bm×bk of X and bk×bn of Y held on-chip.
+
+    The tile sizes are keyword-only (``tiled_matmul(m, k, n, bm=128, bk=128, bn=128)``): a
+    swapped positional call would give a wrong number without complaint.
 
     With tm = m/bm, tn = n/bn, tk = k/bk tiles along each axis (each must divide exactly):
     FLOPs = 2·tm·tn·tk·bm·bn·bk = 2·m·n·k;
@@ -272,9 +276,11 @@ def tiled_matmul(
 
 
 def tile_intensity(
-    bm: ArrayLike, bn: ArrayLike, bk: ArrayLike = 128, dtypes: MatmulDtypes | str = BF16
+    *, bm: ArrayLike, bn: ArrayLike, bk: ArrayLike = 128, dtypes: MatmulDtypes | str = BF16
 ) -> ArrayLike:
     """Intensity of one tile step: 2·bm·bn·bk FLOPs per (bm·bk·s_x + bk·bn·s_y) bytes loaded.
+
+    Keyword-only, like :func:`tiled_matmul`'s tile sizes: ``tile_intensity(bm=128, bn=256)``.
 
     In bf16 this is bm·bn/(bm + bn), independent of bk: 64, 128 and 256 FLOPs/byte for square
     tiles of 128, 256 and 512. Larger on-chip memory → larger tiles → more reuse.

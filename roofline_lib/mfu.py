@@ -20,7 +20,8 @@ class TrainingFlops:
 
     Attributes:
         dense_flops: 6 · parameters · tokens.
-        attention_flops: 12 · layers · seq_len · d_model · tokens (0 if not requested).
+        attention_flops: 12 · layers · seq_len · attention_width · tokens (0 if not requested),
+            attention_width being query heads × head dimension.
     """
 
     dense_flops: ArrayLike
@@ -36,33 +37,39 @@ def training_flops(
     tokens: ArrayLike,
     n_layers: ArrayLike | None = None,
     seq_len: ArrayLike | None = None,
-    d_model: ArrayLike | None = None,
+    attention_width: ArrayLike | None = None,
 ) -> TrainingFlops:
     """Training FLOPs for ``tokens`` tokens through a dense transformer of ``n_params`` parameters.
 
     dense = 6·P·T: each parameter does one multiply-add (2 FLOPs) per token in the forward pass
     and twice that in the backward pass (gradients for activations and for weights): 2 + 4 = 6.
 
-    attention = 12·L·s·h·T (pass n_layers L, seq_len s and d_model h to include it): per token
-    and layer, QKᵀ and P·V cost 2·2·s·h FLOPs forward, ×3 with backward. Per *sequence* this is
-    12·L·s²·h, the Megatron-LM term; per step it must be multiplied by the number of sequences,
-    which is what T = sequences × s does here.
+    attention = 12·L·H·Q·s·T (pass n_layers L, seq_len s and attention_width H·Q to include it),
+    PaLM's formula (Chowdhery et al. 2022, Appendix B: model FLOPs per token 6N + 12·L·H·Q·T,
+    with H heads of dimension Q and sequence length T). Per token and layer, QKᵀ and P·V cost
+    2·2·s·H·Q FLOPs forward, ×3 with backward. ``attention_width`` = query heads × head dimension,
+    which need not equal d_model: PaLM-540B has 48 × 256 = 12,288 against d_model 18,432, and
+    Gemma-7B 16 × 256 = 4,096 against 3,072. Grouped-query attention shares K and V between
+    heads but not these FLOPs, so count the query heads. The full s×s score matrix is counted
+    (no causal halving), as PaLM and Megatron-LM do. Per *sequence* this is 12·L·s²·H·Q; per
+    step it is multiplied by the number of sequences, which T = sequences × s does here.
     """
     p = positive_count("n_params", n_params)
     t = positive_count("tokens", tokens)
     p, t = broadcast(n_params=p, tokens=t)
     dense = 6 * p * t
-    given = [x is not None for x in (n_layers, seq_len, d_model)]
+    given = [x is not None for x in (n_layers, seq_len, attention_width)]
     if any(given) and not all(given):
         raise ValueError(
-            "give all of n_layers, seq_len and d_model for the attention term, or none"
+            "give all of n_layers, seq_len and attention_width (query heads × head dimension) "
+            "for the attention term, or none"
         )
     if all(given):
         attention = (
             12
             * positive_count("n_layers", n_layers)
             * positive_count("seq_len", seq_len)
-            * positive_count("d_model", d_model)
+            * positive_count("attention_width", attention_width)
             * t
         )
     else:
@@ -76,12 +83,30 @@ def model_flops_utilization(
     n_chips: ArrayLike,
     peak_flops_per_s: ArrayLike,
 ) -> ArrayLike:
-    """MFU = model FLOPs per step / (step time · chips · peak FLOP/s per chip), a fraction."""
+    """MFU = model FLOPs per step / (step time · chips · peak FLOP/s per chip), a fraction.
+
+    An MFU above 1 is impossible (the chips would beat their own peak), so it is an error that
+    names the four inputs: one of them is inconsistent with the others (a step time too short, a
+    sparse or wrong-dtype peak, too few chips, or FLOPs that count recomputation or the wrong
+    model).
+    """
     f = positive_real("model_flops_per_step", model_flops_per_step, "FLOPs")
     t = positive_real("step_time_s", step_time_s, "s")
     n = positive_count("n_chips", n_chips)
     c = positive_real("peak_flops_per_s", peak_flops_per_s, "FLOP/s")
-    return out(f / (t * n * c))
+    mfu = f / (t * n * c)
+    if np.any(mfu > 1):
+        index = () if mfu.ndim == 0 else tuple(int(i) for i in np.argwhere(mfu > 1)[0])
+        where = "" if mfu.ndim == 0 else f" at index {index[0] if len(index) == 1 else index}"
+        fb, tb, nb, cb = (np.broadcast_to(x, mfu.shape)[index] for x in (f, t, n, c))
+        raise ValueError(
+            f"MFU = model_flops_per_step / (step_time_s · n_chips · peak_flops_per_s) = "
+            f"{fb:.4g} / ({tb:.4g} · {nb:.0f} · {cb:.4g}) = {mfu[index]:.3g}{where}, above 1: "
+            "the chips would exceed their peak. These inputs are inconsistent: the step time is "
+            "too short, the FLOPs too many (recomputation or a wrong model), the peak too low "
+            "(use the dense peak for the dtype trained in) or the chip count too small"
+        )
+    return out(mfu)
 
 
 def step_time_for_mfu(

@@ -29,7 +29,7 @@ COUNT_PARAMETERS = [
     (lambda v: rl.elementwise(16, v), "flops_per_element"),
     (lambda v: rl.standard_attention(1, v, 64), "N"),
     (lambda v: rl.flash_attention(1, 128, 64, v), "M"),
-    (lambda v: rl.tiled_matmul(256, 256, 256, v, 128, 128), "bm"),
+    (lambda v: rl.tiled_matmul(256, 256, 256, bm=v, bk=128, bn=128), "bm"),
     (lambda v: rl.sharded_matmul(8, 64, 8, v), "n_chips"),
     (lambda v: rl.training_flops(v, 1e6), "n_params"),
     (lambda v: rl.model_flops_utilization(1e18, 7.0, v, 1e15), "n_chips"),
@@ -103,12 +103,12 @@ def test_inconsistent_shapes_are_explained():
     with pytest.raises(ValueError, match=r"do not broadcast: B\(3,\), D\(2,\)"):
         rl.matmul(np.array([1, 2, 3]), np.array([4, 5]), 8)
     with pytest.raises(ValueError, match="m must be a multiple of the tile size bm"):
-        rl.tiled_matmul(300, 256, 256, 128, 128, 128)
+        rl.tiled_matmul(300, 256, 256, bm=128, bk=128, bn=128)
     with pytest.raises(ValueError, match="D must be a multiple of n_chips"):
         rl.sharded_matmul(8, 100, 8, 3)
     with pytest.raises(ValueError, match="give both D and F"):
         rl.critical_batch_size("H100 SXM", D=4096)
-    with pytest.raises(ValueError, match="give all of n_layers, seq_len and d_model"):
+    with pytest.raises(ValueError, match="give all of n_layers, seq_len and attention_width"):
         rl.training_flops(7e9, 1e6, n_layers=32)
 
 
