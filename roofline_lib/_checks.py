@@ -25,19 +25,70 @@ class UnknownNameError(KeyError, ValueError):
         return str(self.args[0]) if self.args else ""
 
 
+_NUMERIC_KINDS = "iuf"
+"""numpy dtype kinds accepted as numbers: signed and unsigned integers, and real floats."""
+
+_KIND_NAMES = {
+    "b": "boolean",
+    "c": "complex",
+    "U": "string",
+    "S": "bytes",
+    "M": "datetime",
+    "m": "timedelta",
+    "V": "structured",
+    "O": "object",
+}
+
+
+def _reject_dtype(name: str, arr: np.ndarray) -> None:
+    kind = _KIND_NAMES.get(arr.dtype.kind, arr.dtype.kind)
+    raise ValueError(
+        f"{name} must be a real number or an array of real numbers (integer or float dtype), "
+        f"got a {kind} array of dtype {arr.dtype}"
+        + (
+            " (give the quantity in SI units as a plain number)"
+            if kind in ("datetime", "timedelta")
+            else ""
+        )
+    )
+
+
 def _as_float_array(name: str, value: object) -> np.ndarray:
+    """``value`` as a float64 array, refusing booleans, strings, complex numbers, dates, objects.
+
+    numpy would silently turn ``True`` into 1, ``"4096"`` into 4096.0, ``1+2j`` into 1.0 and a
+    timedelta into its count of ticks; each of these is a caller's mistake, so it is an error
+    naming the parameter and the dtype. Python integers too large for a float are refused too.
+    """
     if isinstance(value, bool | np.bool_):
         raise ValueError(f"{name} must be a number, got the boolean {value!r}")
     if value is None:
         raise ValueError(f"{name} must be a number, got None")
     if isinstance(value, str | bytes):
         raise ValueError(f"{name} must be a number, got the string {value!r}")
+    if isinstance(value, complex | np.complexfloating):
+        raise ValueError(f"{name} must be a real number, got the complex number {value!r}")
     try:
-        arr = np.asarray(value, dtype=np.float64)
+        raw = np.asarray(value)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{name} must be a number or an array of numbers, got {value!r}") from None
+    if raw.dtype.kind == "O":
+        # Python objects: accept only real numbers (int, float, Fraction, Decimal), not bools.
+        items = raw.ravel().tolist() if raw.ndim else [raw.item()]
+        for item in items:
+            if isinstance(item, bool) or not isinstance(item, Real):
+                raise ValueError(
+                    f"{name} must be a number or an array of numbers, got {item!r} "
+                    f"({type(item).__name__}) in {value!r}"
+                )
+    elif raw.dtype.kind not in _NUMERIC_KINDS:
+        _reject_dtype(name, raw)
+    try:
+        arr = np.asarray(raw, dtype=np.float64)
+    except OverflowError:
+        raise ValueError(f"{name} is too large for a 64-bit float, got {value!r:.40}…") from None
     except (TypeError, ValueError):
         raise ValueError(f"{name} must be a number or an array of numbers, got {value!r}") from None
-    if arr.dtype == object:
-        raise ValueError(f"{name} must be a number or an array of numbers, got {value!r}")
     return arr
 
 
