@@ -2,7 +2,11 @@
 
 The roofline model only needs the storage size of a dtype (bytes per element) and, separately,
 the chip's peak rate for arithmetic in that dtype (see ``hardware``). ``tf32`` is stored as fp32
-(4 bytes) and only differs in how tensor cores multiply it; ``int4`` packs two values per byte.
+(4 bytes) and only differs in how tensor cores multiply it. Sub-byte formats are stored packed:
+``fp4`` and ``int4`` put two values in a byte (0.5 bytes per element), ``fp6`` four values in
+three bytes (0.75). Byte counts are therefore real numbers, not integers: an fp4 matrix of
+``n`` elements occupies ``n / 2`` bytes (``ceil(n / 2)`` in memory when ``n`` is odd, a
+difference of under one byte that the roofline model ignores).
 """
 
 from __future__ import annotations
@@ -19,7 +23,9 @@ BYTES_PER_ELEMENT: MappingProxyType[str, float] = MappingProxyType(
         "bf16": 2.0,
         "fp16": 2.0,
         "fp8": 1.0,
+        "fp6": 0.75,
         "int8": 1.0,
+        "fp4": 0.5,
         "int4": 0.5,
     }
 )
@@ -29,7 +35,7 @@ DTYPES: tuple[str, ...] = tuple(BYTES_PER_ELEMENT)
 
 
 def bytes_per_element(dtype: str) -> float:
-    """Bytes one element of ``dtype`` occupies (``bf16`` → 2.0, ``int8`` → 1.0).
+    """Bytes one element of ``dtype`` occupies (``bf16`` → 2.0, ``int8`` → 1.0, ``fp4`` → 0.5).
 
     Raises ``UnknownNameError`` (a KeyError and ValueError) listing the known dtypes.
     """

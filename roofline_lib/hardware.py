@@ -5,8 +5,15 @@ Conventions
 * Compute rates are **dense** peak rates in FLOP/s (or OP/s for integers). Where a vendor's
   headline figure assumes 2:4 structured sparsity, the catalog stores half of it and the
   figure's :class:`Citation` says so (``sparse_headline=True``).
-* Link bandwidths are **one-way, per chip**, in bytes/s. Where the vendor's figure adds both
-  directions, the catalog stores half of it (``bidirectional_headline=True``).
+* Link bandwidths follow one scope, :data:`LINK_SCOPE`: **one-way bytes/s per chip, in the
+  pattern a ring collective uses**, i.e. the bytes a chip can send per second (while it
+  receives as many) over all the links a ring collective over its group drives at once:
+  ``one_way_bytes_per_s = per_port_one_way_bytes_per_s × ports_used``. A GPU's NVLinks to the
+  NVSwitch fabric are all used (18 links); an MI300X in an 8-GPU platform drives its 7 peer links
+  at once; a TPU ring along one torus axis uses the two ports on that axis (one to each
+  neighbour); InfiniBand and PCIe use one port. Where the vendor's figure adds both directions,
+  the per-port figure is half of it (``bidirectional_headline=True``). Each link records its
+  scope (:attr:`Link.scope`), its per-port figure and its port count.
 * Memory sizes are in bytes (GiB = 2**30 bytes, GB = 1e9 bytes, as the source writes them).
 * A figure computed from other published figures (no vendor states it) has ``derived=True``
   and its note shows the arithmetic.
@@ -42,6 +49,8 @@ class Citation:
         bidirectional_headline: the printed figure adds both directions; the catalog halves it.
         derived: no source prints this figure; it is computed from published ones (see ``note``).
         note: the arithmetic from ``quote`` to the stored value, and any caveat.
+        assumed: what the figure takes for granted that no cited source states, and why
+            (empty when every input is sourced).
     """
 
     title: str
@@ -51,6 +60,7 @@ class Citation:
     bidirectional_headline: bool = False
     derived: bool = False
     note: str = ""
+    assumed: str = ""
 
     def __post_init__(self) -> None:
         if not self.title.strip() or not self.url.startswith("https://"):
@@ -66,7 +76,13 @@ class Citation:
             parts.append("one-way = bidirectional headline ÷ 2")
         if self.derived:
             parts.append("derived")
+        if self.assumed:
+            parts.append(f"assumed: {self.assumed}")
         return "; ".join(parts) or "as printed"
+
+
+LINK_SCOPE = "one-way bytes/s per chip, in the pattern a ring collective uses"
+"""The scope of every catalog link figure (see the module docstring)."""
 
 
 @dataclass(frozen=True)
@@ -76,9 +92,13 @@ class Link:
     Attributes:
         key: short name used as a roofline *level*, e.g. ``"nvlink4"``.
         name: display name, e.g. ``"NVLink 4"``.
-        one_way_bytes_per_s: bandwidth in one direction, bytes/s, for what ``scope`` describes.
-        scope: what the figure covers, e.g. "per GPU, all 18 links to the NVSwitch fabric".
+        one_way_bytes_per_s: bandwidth in one direction, bytes/s, in the stated ``scope``:
+            ``per_port_one_way_bytes_per_s × ports_used`` when those are given.
+        scope: what the figure covers; :data:`LINK_SCOPE` for every catalog link.
+        ports: the hardware behind the figure, e.g. "18 NVLink 4 links to the NVSwitch fabric".
         citation: the figure's source (optional for user-defined links).
+        per_port_one_way_bytes_per_s: one link's (one port's) one-way bandwidth, bytes/s.
+        ports_used: how many such links the chip drives at once in that scope.
     """
 
     key: str
@@ -86,9 +106,12 @@ class Link:
     one_way_bytes_per_s: float
     scope: str = ""
     citation: Citation | None = None
+    ports: str = ""
+    per_port_one_way_bytes_per_s: float | None = None
+    ports_used: int | None = None
 
     def __post_init__(self) -> None:
-        if not self.key or not self.key.isidentifier():
+        if not isinstance(self.key, str) or not self.key.isidentifier():
             raise ValueError(
                 f"Link key must be a short identifier such as 'nvlink4', got {self.key!r}"
             )
@@ -101,6 +124,36 @@ class Link:
                 )
             ),
         )
+        per_port, count = self.per_port_one_way_bytes_per_s, self.ports_used
+        if (per_port is None) != (count is None):
+            raise ValueError(
+                f"Link {self.key!r}: give both per_port_one_way_bytes_per_s and ports_used, "
+                "or neither"
+            )
+        if per_port is None:
+            return
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise ValueError(
+                f"Link {self.key!r}: ports_used must be a whole number ≥ 1, got {count!r}"
+            )
+        per_port = float(
+            positive_real(f"{self.key}.per_port_one_way_bytes_per_s", per_port, "bytes/s")
+        )
+        object.__setattr__(self, "per_port_one_way_bytes_per_s", per_port)
+        if abs(per_port * count - self.one_way_bytes_per_s) > 1e-9 * self.one_way_bytes_per_s:
+            raise ValueError(
+                f"Link {self.key!r}: one_way_bytes_per_s ({self.one_way_bytes_per_s:g}) must "
+                f"equal per_port_one_way_bytes_per_s × ports_used ({per_port:g} × {count})"
+            )
+
+    @property
+    def basis(self) -> str:
+        """How the figure is built, for tables: the scope and ``ports_used × per-port`` (what
+        the ports are is in :attr:`ports`)."""
+        parts = [self.scope] if self.scope else []
+        if self.ports_used is not None and self.per_port_one_way_bytes_per_s is not None:
+            parts.append(f"{self.ports_used} × {self.per_port_one_way_bytes_per_s / 1e9:g} GB/s")
+        return "; ".join(parts)
 
 
 MEMORY_LEVELS = ("hbm", "onchip")
@@ -339,131 +392,185 @@ def _derived(src: dict[str, str], quote: str, note: str) -> Citation:
 # Links
 # --------------------------------------------------------------------------------------------
 
-NVLINK3 = Link(
+
+def _link(
+    key: str,
+    name: str,
+    per_port_one_way_bytes_per_s: float,
+    ports_used: int,
+    ports: str,
+    citation: Citation,
+) -> Link:
+    """A catalog link in :data:`LINK_SCOPE`: ``per_port_one_way_bytes_per_s × ports_used``."""
+    return Link(
+        key,
+        name,
+        per_port_one_way_bytes_per_s * ports_used,
+        LINK_SCOPE,
+        citation,
+        ports,
+        per_port_one_way_bytes_per_s,
+        ports_used,
+    )
+
+
+NVLINK3 = _link(
     "nvlink3",
     "NVLink 3",
-    300 * GB,
-    "per A100 GPU, all 12 links together",
+    25 * GB,
+    12,
+    "per A100 GPU, all 12 NVLink 3 links to the NVSwitch fabric together",
     Citation(
         **_A100_DS,
         quote="NVLink: 600GB/s",
         bidirectional_headline=True,
-        note="600 GB/s counts both directions; one-way = 300 GB/s",
+        note="600 GB/s counts both directions of all 12 links (the A100 whitepaper: 12 "
+        "third-generation links, 600 GB/s in total): 25 GB/s one-way per link × 12 = 300 GB/s",
     ),
 )
-NVLINK4 = Link(
+NVLINK4 = _link(
     "nvlink4",
     "NVLink 4",
-    450 * GB,
+    25 * GB,
+    18,
     "per H100/H200 GPU, all 18 links to the NVSwitch fabric together",
     Citation(
         **_H100_DS,
         quote="NVLink: 900GB/s",
         bidirectional_headline=True,
-        note="900 GB/s counts both directions; one-way = 450 GB/s",
+        note="900 GB/s counts both directions of all 18 links (the H100 whitepaper: 18 "
+        "fourth-generation links, 900 GB/s in total): 25 GB/s one-way per link × 18 = 450 GB/s",
     ),
 )
-NVLINK5 = Link(
+NVLINK5 = _link(
     "nvlink5",
     "NVLink 5",
-    900 * GB,
+    50 * GB,
+    18,
     "per B200 GPU, all 18 links to the NVSwitch fabric together",
     Citation(
         **_HGX,
         quote="NVLink (fifth generation): 1.8TB/s GPU-to-GPU bandwidth",
         bidirectional_headline=True,
-        note="1.8 TB/s counts both directions; one-way = 900 GB/s",
+        note="1.8 TB/s counts both directions of all 18 links: 50 GB/s one-way per link × 18 "
+        "= 900 GB/s",
+        assumed="18 links per B200 (as on Hopper; NVIDIA's HGX page prints only the total)",
     ),
 )
-IB_NDR = Link(
+IB_NDR = _link(
     "ib_ndr",
     "InfiniBand NDR",
     50 * GB,
+    1,
     "per GPU: one 400 Gb/s ConnectX-7 port per GPU, as in a DGX H100",
     Citation(
         **_DGX_H100,
         quote="8x single-port NVIDIA ConnectX-7 VPI, up to 400Gb/s InfiniBand/Ethernet",
-        note="400 Gb/s per port is a per-direction (full-duplex) rate: 400/8 = 50 GB/s one-way",
+        note="400 Gb/s per port is a per-direction (full-duplex) rate: 400/8 = 50 GB/s "
+        "one-way × 1 port per GPU",
     ),
 )
-IB_HDR = Link(
+IB_HDR = _link(
     "ib_hdr",
     "InfiniBand HDR",
     25 * GB,
+    1,
     "per GPU: one 200 Gb/s ConnectX-6 port per GPU, as in a DGX A100",
     Citation(
         **_DGX_A100,
         quote="8x single-port NVIDIA ConnectX-6 VPI, 200Gb/s HDR InfiniBand",
-        note="200 Gb/s per port is a per-direction rate: 200/8 = 25 GB/s one-way",
+        note="200 Gb/s per port is a per-direction rate: 200/8 = 25 GB/s one-way × 1 port per GPU",
     ),
 )
-PCIE4 = Link(
+PCIE4 = _link(
     "pcie4",
     "PCIe Gen4 x16",
     32 * GB,
+    1,
     "GPU to host, one x16 slot",
     Citation(
         **_A100_DS,
         quote="PCIe Gen4: 64GB/s",
         bidirectional_headline=True,
-        note="64 GB/s counts both directions; one-way = 32 GB/s (31.5 GB/s after 128b/130b encoding)",
+        note="64 GB/s counts both directions; one-way = 32 GB/s × 1 slot (31.5 GB/s after "
+        "128b/130b encoding)",
     ),
 )
-PCIE5 = Link(
+PCIE5 = _link(
     "pcie5",
     "PCIe Gen5 x16",
     64 * GB,
+    1,
     "GPU to host, one x16 slot",
     Citation(
         **_H100_DS,
         quote="PCIe Gen5: 128GB/s",
         bidirectional_headline=True,
-        note="128 GB/s counts both directions; one-way = 64 GB/s (63.0 GB/s after 128b/130b encoding)",
+        note="128 GB/s counts both directions; one-way = 64 GB/s × 1 slot (63.0 GB/s after "
+        "128b/130b encoding)",
     ),
 )
-INFINITY_FABRIC = Link(
+INFINITY_FABRIC = _link(
     "infinity_fabric",
     "AMD Infinity Fabric (xGMI)",
     64 * GB,
-    "one link between two MI300X GPUs; seven per GPU in an 8-GPU platform",
+    7,
+    "per MI300X GPU in an 8-GPU platform: its 7 links, one to each peer, together",
     Citation(
         **_MI300X_DS,
         quote="Peak Infinity Fabric Link Bandwidth: 128 GB/s",
         bidirectional_headline=True,
-        note="128 GB/s per link counts both directions; one-way = 64 GB/s",
+        note="128 GB/s per link counts both directions: 64 GB/s one-way per link × 7 links "
+        "= 448 GB/s (a collective over the 8 GPUs runs several rings at once, so every peer "
+        "link carries traffic, as all 18 NVLinks do on an H100)",
+        assumed="7 links per GPU: the 8-GPU MI300X platform connects every GPU directly to "
+        "each of the other 7; the quoted data sheet gives the per-link figure only",
     ),
 )
 
 
 def _ici(
-    src: dict[str, str], quote: str, ports: int, bidir_total_bytes_per_s: float, chip: str
+    src: dict[str, str],
+    quote: str,
+    ports: int,
+    bidir_total_bytes_per_s: float,
+    chip: str,
+    ports_source: str = "",
 ) -> Link:
-    one_way = bidir_total_bytes_per_s / ports / 2
-    return Link(
+    per_port = bidir_total_bytes_per_s / ports / 2
+    return _link(
         "ici",
         "ICI",
-        one_way,
-        f"one ICI port of a {chip} chip, one direction",
+        per_port,
+        2,
+        f"per {chip} chip: the 2 ICI ports along one torus axis (one to each ring neighbour), "
+        "as a bidirectional ring uses them",
         Citation(
             **src,
             quote=quote,
             bidirectional_headline=True,
             derived=True,
             note=f"{bidir_total_bytes_per_s / GB:g} GB/s over {ports} ports, both directions: "
-            f"{bidir_total_bytes_per_s / GB:g} / {ports} / 2 = {one_way / GB:g} GB/s one-way per port",
+            f"{bidir_total_bytes_per_s / GB:g} / {ports} / 2 = {per_port / GB:g} GB/s one-way "
+            f"per port; a ring along one axis drives 2 ports: 2 × {per_port / GB:g} = "
+            f"{2 * per_port / GB:g} GB/s (the scaling book's 'bidi' per-axis figure)"
+            + (f". {ports_source}" if ports_source else ""),
         ),
     )
 
 
-ICI_V4 = Link(
+ICI_V4 = _link(
     "ici",
     "ICI",
     45 * GB,
-    "one ICI link of a TPU v4 chip, one direction",
+    2,
+    "per TPU v4 chip: the 2 ICI ports along one torus axis (one to each ring neighbour), "
+    "as a bidirectional ring uses them",
     Citation(
         **_SCALING_BOOK_TPU,
-        quote="TPU v4p ICI bandwidth: 4.5e10 bytes/s one-way (9e10 bidirectional)",
-        note="Cloud TPU v4 documentation gives no per-chip ICI figure",
+        quote="TPU v4p ICI BW/link: 4.5e10 bytes/s one-way (9e10 bidi)",
+        note="4.5e10 one-way per link × 2 links along a ring axis = 9e10 bytes/s; "
+        "Cloud TPU v4 documentation gives no per-chip ICI figure",
     ),
 )
 ICI_V5E = _ici(
@@ -476,10 +583,14 @@ ICI_V5E = _ici(
 )
 ICI_V5P = _ici(
     _TPU_V5P,
-    "Bidirectional inter-chip interconnect (ICI) bandwidth per chip (GBps): 1200",
+    "Bidirectional inter-chip interconnect (ICI) bandwidth per chip (GBps): 1200; "
+    "Interconnect topology: 3D torus",
     6,
     1200 * GB,
     "TPU v5p",
+    "6 ports: How to Scale Your Model (Part 2) says 'TPU v4 and TPU v5p are connected to the "
+    "nearest 6 neighbors (forming a 3D torus)', and its table gives 1e11 bytes/s one-way per "
+    "v5p link, which 1200 / 6 / 2 reproduces",
 )
 ICI_V6E = _ici(
     _TPU_V6E,
@@ -630,19 +741,27 @@ B200 = Chip(
     name="B200",
     vendor="NVIDIA",
     peak_flops_per_s={
+        "fp64": 37 * T,
         "fp32": 600 * T / 8,
         "tf32": 18e15 / 8 / 2,
         "bf16": 36e15 / 8 / 2,
         "fp16": 36e15 / 8 / 2,
         "fp8": 72e15 / 8 / 2,
+        "fp6": 72e15 / 8 / 2,
         "int8": 72e15 / 8 / 2,
+        "fp4": 144e15 / 8 / 2,
     },
     hbm_capacity_bytes=1440 * GB / 8,
-    hbm_bandwidth_bytes_per_s=64 * TB / 8,
+    hbm_bandwidth_bytes_per_s=7.7 * TB,
     links={"nvlink5": NVLINK5, "ib_ndr": IB_NDR},
     citations={
+        "peak_flops_per_s.fp64": _printed(
+            _HGX,
+            "HGX B200, per GPU: FP64/FP64 Tensor Core 37 TFLOPS",
+            "dense: NVIDIA prints no sparse FP64 figure",
+        ),
         "peak_flops_per_s.fp32": _printed(
-            _HGX, "HGX B200 (8 GPUs): FP32 600 TFLOPS", "per GPU = 600 ÷ 8"
+            _HGX, "HGX B200 (8 GPUs): FP32 600 TFLOPS", "dense; per GPU = 600 ÷ 8 = 75 TFLOPS"
         ),
         "peak_flops_per_s.tf32": _sparse(
             _HGX,
@@ -664,16 +783,32 @@ B200 = Chip(
             "HGX B200 (8 GPUs): FP8/FP6 Tensor Core 72 PFLOPS* (*with sparsity)",
             "per GPU dense = 72 ÷ 8 ÷ 2 = 4.5 PFLOPS",
         ),
+        "peak_flops_per_s.fp6": _sparse(
+            _HGX,
+            "HGX B200 (8 GPUs): FP8/FP6 Tensor Core 72 PFLOPS* (*with sparsity)",
+            "per GPU dense = 72 ÷ 8 ÷ 2 = 4.5 PFLOPS (NVIDIA prints FP6 with FP8)",
+        ),
         "peak_flops_per_s.int8": _sparse(
             _HGX,
             "HGX B200 (8 GPUs): INT8 Tensor Core 72 POPS* (*with sparsity)",
             "per GPU dense = 72 ÷ 8 ÷ 2 = 4.5 POPS",
         ),
+        "peak_flops_per_s.fp4": _sparse(
+            _HGX,
+            "HGX B200 (8 GPUs): FP4 Tensor Core 144 PFLOPS* (*with sparsity); per GPU: 18 PFLOPS",
+            "per GPU dense = 144 ÷ 8 ÷ 2 = 9 PFLOPS",
+        ),
         "hbm_capacity_bytes": _printed(
             _DGX_B200, "GPU Memory: 1,440GB total (8 GPUs)", "per GPU = 180 GB"
         ),
         "hbm_bandwidth_bytes_per_s": _printed(
-            _DGX_B200, "HBM3e bandwidth: 64TB/s (8 GPUs)", "per GPU = 8 TB/s"
+            _HGX,
+            "HGX B200, per GPU: GPU Memory | Bandwidth 180GB HBM3E | 7.7TB/s "
+            "(8 GPUs: up to 62TB/s)",
+            "NVIDIA's current HGX page prints 7.7 TB/s per GPU (8 × 7.7 ≈ 62 TB/s in total); "
+            "the older DGX B200 datasheet printed 64 TB/s for 8 GPUs (8 TB/s each). The catalog "
+            "keeps 7.7 TB/s: it is the per-GPU figure NVIDIA prints now, for the same HGX board, "
+            "and the smaller one, so no roofline built on it promises more than the part delivers",
         ),
     },
 )
@@ -784,12 +919,18 @@ TPU_V5E = Chip(
 TPU_V5P = Chip(
     name="TPU v5p",
     vendor="Google",
-    peak_flops_per_s={"bf16": 459 * T, "int8": 918 * T},
+    peak_flops_per_s={"bf16": 459 * T, "fp8": 459 * T, "int8": 918 * T},
     hbm_capacity_bytes=95 * GiB,
     hbm_bandwidth_bytes_per_s=2765 * GB,
     links={"ici": ICI_V5P},
     citations={
         "peak_flops_per_s.bf16": _printed(_TPU_V5P, "Peak compute per chip (BF16): 459 TFLOPs"),
+        "peak_flops_per_s.fp8": _printed(
+            _TPU_V5P,
+            "Peak compute per chip (FP8) (TFLOPs): 459",
+            "dense; the same rate as bf16 (the v5p MXU has no faster fp8 path, so fp8 halves "
+            "the bytes, not the time per FLOP). Older revisions of the page list bf16 only",
+        ),
         "peak_flops_per_s.int8": _printed(
             _TPU_V5P_BLOG, "459 teraFLOPS of bfloat16 or 918 teraOPS of Int8"
         ),

@@ -72,7 +72,39 @@ def test_link_figures_are_one_way():
     assert nvlink.citation.bidirectional_headline and "900" in nvlink.citation.quote
     assert rl.get_link("ib_ndr").one_way_bytes_per_s == pytest.approx(50e9)
     assert rl.get_link("pcie5").one_way_bytes_per_s == pytest.approx(64e9)
-    assert rl.get_chip("TPU v5e").bandwidth("ici") == pytest.approx(50e9)
+    # TPU v5e: Google's 400 GB/s both ways over 4 ports is 50 GB/s one-way per port; a ring
+    # along one torus axis drives two of them.
+    ici = rl.get_chip("TPU v5e").links["ici"]
+    assert ici.per_port_one_way_bytes_per_s == pytest.approx(50e9)
+    assert rl.get_chip("TPU v5e").bandwidth("ici") == pytest.approx(100e9)
+
+
+def test_b200_has_fp4_fp6_and_fp64_dense_and_the_current_hbm_figure():
+    b200 = rl.get_chip("B200")
+    assert b200.peak("fp4") == pytest.approx(9e15)  # 144 PFLOPS sparse / 8 GPUs / 2
+    assert b200.peak("fp6") == pytest.approx(4.5e15)
+    assert b200.peak("fp8") == pytest.approx(4.5e15)
+    assert b200.peak("fp64") == pytest.approx(37e12)
+    for dtype in ("fp4", "fp6", "fp8", "bf16"):
+        assert b200.citations[f"peak_flops_per_s.{dtype}"].sparse_headline, dtype
+    assert not b200.citations["peak_flops_per_s.fp64"].sparse_headline
+    assert b200.bandwidth("hbm") == pytest.approx(7.7e12)
+    hbm = b200.citations["hbm_bandwidth_bytes_per_s"]
+    assert "7.7TB/s" in hbm.quote and "64 TB/s" in hbm.note, "say which figure is kept and why"
+    # fp4 halves the bytes of an fp8 operand and doubles the rate: the critical batch of a
+    # fp4 × fp4 matmul is the fp8 one.
+    assert rl.critical_intensity(b200, "fp4") == pytest.approx(
+        2 * rl.critical_intensity(b200, "fp8")
+    )
+
+
+def test_tpu_v5p_fp8_is_published_at_the_bf16_rate():
+    v5p = rl.get_chip("TPU v5p")
+    assert v5p.peak("fp8") == pytest.approx(459e12) == v5p.peak("bf16")
+    assert "FP8" in v5p.citations["peak_flops_per_s.fp8"].quote
+    # A chip without a published figure says so and lists what it has.
+    with pytest.raises(KeyError, match=r"TPU v5p has no published peak for dtype 'fp4'.*'fp8'"):
+        v5p.peak("fp4")
 
 
 def test_lookup_by_alias_and_by_chip():
@@ -147,3 +179,27 @@ def test_chapter_chips_keep_citations_only_for_unchanged_figures():
     assert "peak_flops_per_s.bf16" not in H100_CHAPTER.citations
     assert "hbm_bandwidth_bytes_per_s" not in H100_CHAPTER.citations
     assert H100_CHAPTER.links["nvlink4"].citation is not None
+
+
+def test_sub_byte_dtypes_count_fractional_bytes():
+    assert rl.bytes_per_element("fp4") == 0.5 == rl.bytes_per_element("int4")
+    assert rl.bytes_per_element("fp6") == 0.75
+    from roofline_lib.costs import MatmulDtypes
+
+    fp4 = MatmulDtypes("fp4", "fp4", "bf16")
+    assert fp4.compute == "fp4"
+    cost = rl.matmul(3, 5, 7, fp4)  # odd sizes: half bytes must not be rounded away
+    assert cost.bytes_read == pytest.approx(3 * 5 * 0.5 + 5 * 7 * 0.5)
+    assert cost.bytes_written == pytest.approx(3 * 7 * 2)
+    assert cost.flops == 2 * 3 * 5 * 7
+    # fp4 weights with bf16 activations compute at the bf16 rate and read a quarter of the
+    # weight bytes: the small-batch intensity is 4B (2B / 0.5).
+    w4 = MatmulDtypes("bf16", "fp4", "bf16")
+    assert w4.compute == "bf16"
+    assert rl.matmul_small_batch(64, 8192, 8192, w4).arithmetic_intensity == pytest.approx(256)
+    verdict = rl.analyze(rl.matmul(4096, 8192, 8192, fp4), "B200")
+    assert verdict.regime == "compute-bound"
+    assert verdict.t_math_s == pytest.approx(2 * 4096 * 8192 * 8192 / 9e15)
+    assert rl.sharded_matmul(
+        64, 8192, 8192, n_chips=2, dtypes=fp4
+    ).network_bytes_per_chip == pytest.approx(64 * 8192 * 2)
