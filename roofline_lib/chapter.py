@@ -10,7 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .hardware import H100_SXM, TPU_V5E, TPU_V6E, Chip
+from .hardware import H100_SXM, TPU_V5E, TPU_V6E, Chip, Link
+
+CHAPTER_LINK_SCOPE = "one-way bytes/s over one link, as the chapter states it"
+"""The scope of the chapter's own link figures. The catalog's links use
+:data:`roofline_lib.hardware.LINK_SCOPE` (per chip, in the pattern a ring collective uses)."""
+
+V5E_ICI_CHAPTER_BYTES_PER_S = 4.5e10
+"""The chapter's TPU v5e ICI figure, one-way over one link ("~45 GB/s 每方向"). The catalog's
+TPU v5e ICI is 1e11: Google's 5e10 one-way per port × the 2 ports a ring along one axis uses."""
 
 H100_CHAPTER = H100_SXM.with_figures(
     name="H100 (chapter's figures)",
@@ -23,8 +31,21 @@ TPU_V5E_CHAPTER = TPU_V5E.with_figures(
     name="TPU v5e (chapter's figures)",
     peak_flops_per_s={"bf16": 1.97e14, "int8": 3.94e14},
     hbm_bandwidth_bytes_per_s=8.2e11,
+    links={
+        "ici": Link(
+            "ici",
+            "ICI (chapter)",
+            V5E_ICI_CHAPTER_BYTES_PER_S,
+            CHAPTER_LINK_SCOPE,
+            ports="one ICI link between two chips, one direction",
+            per_port_one_way_bytes_per_s=V5E_ICI_CHAPTER_BYTES_PER_S,
+            ports_used=1,
+        )
+    },
 )
-"""TPU v5e as the chapter writes it: 1.97e14 bf16, 3.94e14 int8, 8.2e11 bytes/s."""
+"""TPU v5e as the chapter writes it: 1.97e14 bf16, 3.94e14 int8, 8.2e11 bytes/s HBM, and ICI at
+4.5e10 bytes/s one-way over one link, so its two-chip example (D = 8192 split in two: network
+intensity 4096 < 1.97e14 / 4.5e10 ≈ 4378) comes out network-bound, as the chapter says."""
 
 TPU_V6E_CHAPTER = TPU_V6E.with_figures(
     name="TPU v6e (chapter's figures)",
@@ -33,8 +54,6 @@ TPU_V6E_CHAPTER = TPU_V6E.with_figures(
 )
 """TPU v6e as the chapter writes it: 9.1e14 bf16 FLOP/s, 1.6e12 bytes/s."""
 
-V5E_ICI_CHAPTER_BYTES_PER_S = 4.5e10
-"""The chapter's TPU v5e ICI figure, one-way (the catalog derives 5e10 per port from Google's page)."""
 NVLINK_CHAPTER_BYTES_PER_S = 4.5e11
 """The chapter's H100 NVLink figure, one-way."""
 IB_CHAPTER_BYTES_PER_S = 5e10
