@@ -96,6 +96,7 @@ def _arithmetic_intensity() -> dict[str, str]:
         "v5e_ci_chapter": n(1.97e14 / 8.2e11),
         "a100_ci": n(_ci(A100)),
         "h200_ci": n(_ci(H200)),
+        "b200_ci": n(36e15 / 8 / 2 / 7.7e12),  # HGX page: dense bf16 per GPU / 7.7 TB/s per GPU
         "h100_vs_a100_compute": n(H100.peak("bf16") / A100.peak("bf16")),
         "h100_vs_a100_bw": n(H100.bandwidth("hbm") / A100.bandwidth("hbm")),
         "small_v5e_frac": pct(_fraction(_matmul_intensity(64, 8192, 8192), V5E)),
@@ -171,6 +172,8 @@ def _network() -> dict[str, str]:
         "d_star_chapter": n(2 * 1.97e14 / 4.5e10, 5),
         "d_star_chapter_int": n(8755, 4),
         "d_star": n(2 * V5E.peak("bf16") / one_way_port, 4),
+        "ici_port": q(one_way_port, "B/s"),
+        "ici_ring": q(2 * one_way_port, "B/s"),  # a ring along one torus axis uses 2 ports
         "ici_chapter": q(chapter.V5E_ICI_CHAPTER_BYTES_PER_S, "B/s"),
         "net_i": n(8192 / 2, 4),
         "regime_chapter": "network-bound",
