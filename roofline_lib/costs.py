@@ -46,7 +46,14 @@ class Cost:
     def __post_init__(self) -> None:
         choice("compute_dtype", self.compute_dtype, DTYPES)
         for name in ("flops", "bytes_read", "bytes_written"):
-            object.__setattr__(self, name, out(nonnegative_real(name, getattr(self, name))))
+            value = getattr(self, name)
+            arr = np.asarray(value)
+            if arr.dtype.kind == "f" and np.any(np.isposinf(arr)):
+                raise ValueError(
+                    f"{name} of {self.op!r} overflows a 64-bit float (above 1.8e308): the sizes "
+                    "are too large to count; check their units"
+                )
+            object.__setattr__(self, name, out(nonnegative_real(name, value)))
 
     @property
     def bytes_total(self) -> ArrayLike:

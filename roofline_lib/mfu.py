@@ -65,13 +65,14 @@ def training_flops(
             "for the attention term, or none"
         )
     if all(given):
-        attention = (
-            12
-            * positive_count("n_layers", n_layers)
-            * positive_count("seq_len", seq_len)
-            * positive_count("attention_width", attention_width)
-            * t
+        layers, length, width, t = broadcast(
+            n_layers=positive_count("n_layers", n_layers),
+            seq_len=positive_count("seq_len", seq_len),
+            attention_width=positive_count("attention_width", attention_width),
+            tokens=t,
         )
+        attention = 12 * layers * length * width * t
+        dense = np.broadcast_to(dense, attention.shape)
     else:
         attention = np.zeros_like(dense)
     return TrainingFlops(out(dense), out(attention))
@@ -90,15 +91,17 @@ def model_flops_utilization(
     sparse or wrong-dtype peak, too few chips, or FLOPs that count recomputation or the wrong
     model).
     """
-    f = positive_real("model_flops_per_step", model_flops_per_step, "FLOPs")
-    t = positive_real("step_time_s", step_time_s, "s")
-    n = positive_count("n_chips", n_chips)
-    c = positive_real("peak_flops_per_s", peak_flops_per_s, "FLOP/s")
+    f, t, n, c = broadcast(
+        model_flops_per_step=positive_real("model_flops_per_step", model_flops_per_step, "FLOPs"),
+        step_time_s=positive_real("step_time_s", step_time_s, "s"),
+        n_chips=positive_count("n_chips", n_chips),
+        peak_flops_per_s=positive_real("peak_flops_per_s", peak_flops_per_s, "FLOP/s"),
+    )
     mfu = f / (t * n * c)
     if np.any(mfu > 1):
         index = () if mfu.ndim == 0 else tuple(int(i) for i in np.argwhere(mfu > 1)[0])
         where = "" if mfu.ndim == 0 else f" at index {index[0] if len(index) == 1 else index}"
-        fb, tb, nb, cb = (np.broadcast_to(x, mfu.shape)[index] for x in (f, t, n, c))
+        fb, tb, nb, cb = (x[index] for x in (f, t, n, c))
         raise ValueError(
             f"MFU = model_flops_per_step / (step_time_s · n_chips · peak_flops_per_s) = "
             f"{fb:.4g} / ({tb:.4g} · {nb:.0f} · {cb:.4g}) = {mfu[index]:.3g}{where}, above 1: "
@@ -117,6 +120,10 @@ def step_time_for_mfu(
     u = positive_real("mfu", mfu)
     if np.any(u > 1):
         raise ValueError(f"mfu must be a fraction in (0, 1], got {mfu!r}")
-    n = positive_count("n_chips", n_chips)
-    c = positive_real("peak_flops_per_s", peak_flops_per_s, "FLOP/s")
+    f, u, n, c = broadcast(
+        model_flops_per_step=f,
+        mfu=u,
+        n_chips=positive_count("n_chips", n_chips),
+        peak_flops_per_s=positive_real("peak_flops_per_s", peak_flops_per_s, "FLOP/s"),
+    )
     return out(f / (u * n * c))

@@ -36,28 +36,41 @@ from .sharding import ShardedMatmulCost
 
 def t_math(flops: ArrayLike, peak_flops_per_s: ArrayLike) -> ArrayLike:
     """Compute time in seconds: T_math = FLOPs / peak FLOP/s."""
-    f = nonnegative_real("flops", flops, "FLOPs")
-    c = positive_real("peak_flops_per_s", peak_flops_per_s, "FLOP/s")
+    f, c = broadcast(
+        flops=nonnegative_real("flops", flops, "FLOPs"),
+        peak_flops_per_s=positive_real("peak_flops_per_s", peak_flops_per_s, "FLOP/s"),
+    )
     return out(f / c)
 
 
 def t_comms(bytes_moved: ArrayLike, bandwidth_bytes_per_s: ArrayLike) -> ArrayLike:
     """Communication time in seconds: T_comms = bytes / bandwidth (bytes/s)."""
-    b = nonnegative_real("bytes_moved", bytes_moved, "bytes")
-    w = positive_real("bandwidth_bytes_per_s", bandwidth_bytes_per_s, "bytes/s")
+    b, w = broadcast(
+        bytes_moved=nonnegative_real("bytes_moved", bytes_moved, "bytes"),
+        bandwidth_bytes_per_s=positive_real(
+            "bandwidth_bytes_per_s", bandwidth_bytes_per_s, "bytes/s"
+        ),
+    )
     return out(b / w)
 
 
 def lower_bound(t_math_s: ArrayLike, t_comms_s: ArrayLike) -> ArrayLike:
     """Runtime with perfect overlap, in seconds: max(T_math, T_comms)."""
-    return out(
-        np.maximum(nonnegative_real("t_math_s", t_math_s), nonnegative_real("t_comms_s", t_comms_s))
-    )
+    tm, tc = _times(t_math_s, t_comms_s)
+    return out(np.maximum(tm, tc))
 
 
 def upper_bound(t_math_s: ArrayLike, t_comms_s: ArrayLike) -> ArrayLike:
     """Runtime with no overlap, in seconds: T_math + T_comms (≤ 2 × the lower bound)."""
-    return out(nonnegative_real("t_math_s", t_math_s) + nonnegative_real("t_comms_s", t_comms_s))
+    tm, tc = _times(t_math_s, t_comms_s)
+    return out(tm + tc)
+
+
+def _times(t_math_s: ArrayLike, t_comms_s: ArrayLike) -> list[np.ndarray]:
+    return broadcast(
+        t_math_s=nonnegative_real("t_math_s", t_math_s, "s"),
+        t_comms_s=nonnegative_real("t_comms_s", t_comms_s, "s"),
+    )
 
 
 MEMORY_LEVELS = ("hbm", "onchip")
@@ -95,8 +108,7 @@ def regime(t_math_s: ArrayLike, t_comms_s: ArrayLike, level: str = "hbm") -> str
     """'compute-bound' where T_math ≥ T_comms, else 'memory-bound' (or 'network-bound' for a
     link level). Arrays give an array of strings. Both times 0 is an error (no work)."""
     bound = regime_name(level)
-    tm = nonnegative_real("t_math_s", t_math_s)
-    tc = nonnegative_real("t_comms_s", t_comms_s)
+    tm, tc = _times(t_math_s, t_comms_s)
     _no_work("t_math_s", tm, "t_comms_s", tc)
     return _regime(tm, tc, bound)
 
@@ -119,9 +131,13 @@ def achievable_flops_per_s(
     intensity: ArrayLike, peak_flops_per_s: ArrayLike, bandwidth_bytes_per_s: ArrayLike
 ) -> ArrayLike:
     """Roofline throughput in FLOP/s: min(peak, intensity × bandwidth)."""
-    i = nonnegative_real("intensity", intensity, "FLOPs/byte")
-    c = positive_real("peak_flops_per_s", peak_flops_per_s, "FLOP/s")
-    w = positive_real("bandwidth_bytes_per_s", bandwidth_bytes_per_s, "bytes/s")
+    i, c, w = broadcast(
+        intensity=nonnegative_real("intensity", intensity, "FLOPs/byte"),
+        peak_flops_per_s=positive_real("peak_flops_per_s", peak_flops_per_s, "FLOP/s"),
+        bandwidth_bytes_per_s=positive_real(
+            "bandwidth_bytes_per_s", bandwidth_bytes_per_s, "bytes/s"
+        ),
+    )
     return out(np.minimum(c, i * w))
 
 
@@ -144,6 +160,12 @@ def critical_batch_size(
       (the matmul is then memory-bound at every B).
     """
     dt = matmul_dtypes(dtypes)
+    if level not in MEMORY_LEVELS:
+        raise UnknownNameError(
+            f"critical_batch_size counts a matmul's memory traffic; level must be one of "
+            f"{', '.join(repr(lv) for lv in MEMORY_LEVELS)}, got {level!r} (for a link, see "
+            "sharding.critical_shard_dim: over a network the contracting dimension decides)"
+        )
     i_star = critical_intensity(chip, dt.compute, level)
     sx, sy, sz = (bytes_per_element(t) for t in (dt.x, dt.y, dt.z))
     if D is None and F is None:
@@ -199,10 +221,13 @@ class RooflineEstimate:
 
     @property
     def achievable_flops_per_s(self) -> ArrayLike:
-        """FLOPs / lower bound = min(peak, intensity × bandwidth)."""
+        """FLOPs / lower bound = min(peak, intensity × bandwidth), never above peak.
+
+        F / max(F/C, B/W) can round to a hair above C; it is clipped to C."""
         t = np.asarray(self.lower_bound_s, dtype=np.float64)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            return out(np.where(t > 0, np.asarray(self.flops) / t, self.peak_flops_per_s))
+            rate = np.where(t > 0, np.asarray(self.flops) / t, self.peak_flops_per_s)
+        return out(np.minimum(rate, self.peak_flops_per_s))
 
     @property
     def fraction_of_peak(self) -> ArrayLike:
@@ -240,8 +265,8 @@ def _estimate(
     b = nonnegative_real("bytes_moved", bytes_moved, "bytes")
     f, b = broadcast(flops=f, bytes_moved=b)
     _no_work("flops", f, "bytes_moved", b)
-    c = float(positive_real("peak_flops_per_s", peak_flops_per_s, "FLOP/s"))
-    w = float(positive_real("bandwidth_bytes_per_s", bandwidth_bytes_per_s, "bytes/s"))
+    c = _one_figure("peak_flops_per_s", peak_flops_per_s, "FLOP/s")
+    w = _one_figure("bandwidth_bytes_per_s", bandwidth_bytes_per_s, "bytes/s")
     tm, tc = f / c, b / w
     return RooflineEstimate(
         level=level,
@@ -255,6 +280,17 @@ def _estimate(
         upper_bound_s=out(tm + tc),
         regime=_regime(tm, tc, bound),
     )
+
+
+def _one_figure(name: str, value: object, unit: str) -> float:
+    """One chip's peak or bandwidth: a single positive number, not an array of them."""
+    arr = positive_real(name, value, unit)
+    if arr.size != 1:
+        raise ValueError(
+            f"{name} must be a single number (one chip's figure, in {unit}), got an array of "
+            f"shape {arr.shape}; call estimate once per chip"
+        )
+    return float(arr.item())
 
 
 def analyze(
