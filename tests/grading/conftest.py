@@ -46,6 +46,22 @@ def roofline_grade(*args: str | Path, timeout: float = 600) -> subprocess.Comple
     )
 
 
+def nbgrader(
+    *args: str | Path, cwd: Path = ROOT, env: dict[str, str] | None = None, timeout: float = 300
+) -> subprocess.CompletedProcess[str]:
+    """Run an nbgrader command (``python -m nbgrader``) as the instructor would, in ``env``
+    (default: the grader's environment)."""
+    return subprocess.run(
+        [sys.executable, "-m", "nbgrader", *map(str, args)],
+        cwd=cwd,
+        env=env if env is not None else grading_env(),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
 @dataclass
 class GradedRun:
     """The outputs of one roofline-grade run."""

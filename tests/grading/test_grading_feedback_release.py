@@ -14,7 +14,6 @@ import json
 import secrets
 import shutil
 import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
@@ -25,6 +24,7 @@ from nbgrader.utils import get_username, notebook_hash
 from roofline_grader.config import COURSE_ID
 
 from .conftest import CELL_TIMEOUT_S, grading_env, roofline_grade
+from .conftest import nbgrader as run_nbgrader
 from .grading_cases import ROOT, model_answers
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("grading")]
@@ -32,15 +32,7 @@ HIDDEN_TEXT = ("BEGIN HIDDEN TESTS", "roofline_grader.hidden", "END HIDDEN TESTS
 
 
 def nbgrader(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(
-        [sys.executable, "-m", "nbgrader", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    done = run_nbgrader(*args, cwd=cwd, env=env)
     assert done.returncode == 0, f"nbgrader {' '.join(args)}:\n{done.stdout}\n{done.stderr}"
     return done
 

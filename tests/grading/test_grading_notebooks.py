@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import nbformat
@@ -12,7 +11,7 @@ import pytest
 
 from roofline_grader.checks import PARTS, PROBLEMS
 
-from .conftest import grading_env
+from .conftest import grading_env, nbgrader
 from .grading_cases import ASSIGNMENTS, ROOT
 
 HIDDEN = re.compile(
@@ -105,15 +104,7 @@ def test_the_release_holds_no_solution_and_no_hidden_test(release: Path, assignm
 
 
 def _validate(path: Path, workspace: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "nbgrader", "validate", str(path)],
-        cwd=ROOT,
-        env=grading_env(ROOFLINE_GRADING_DIR=str(workspace)),
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    return nbgrader("validate", path, env=grading_env(ROOFLINE_GRADING_DIR=str(workspace)))
 
 
 @pytest.mark.slow

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,8 +11,8 @@ from nbgrader.api import Gradebook
 from roofline_grader.course import Course
 from roofline_grader.gradebook import build_template
 
-from .conftest import grading_env
-from .grading_cases import ROOT, cases
+from .conftest import grading_env, nbgrader
+from .grading_cases import cases
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("grading")]
 STUDENTS = ("solved", "partial", "forges-answers", "duplicated-cells", "drops-later-cells")
@@ -31,15 +29,8 @@ def test_plain_nbgrader_autograde_uses_the_sealed_pipeline(
     for case in chosen.values():
         case.notebooks = {"problem1": case.notebooks["problem1"]}
         case.write(workspace / "submitted")
-    done = subprocess.run(
-        [sys.executable, "-m", "nbgrader", "autograde", "problem1", "--force"],
-        cwd=ROOT,
-        env=grading_env(ROOFLINE_GRADING_DIR=str(workspace)),
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    env = grading_env(ROOFLINE_GRADING_DIR=str(workspace))
+    done = nbgrader("autograde", "problem1", "--force", env=env)
     assert done.returncode == 0, done.stderr[-3000:]
     with Gradebook(f"sqlite:///{workspace / 'gradebook.db'}", course_id="roofline") as gb:
         for student, case in chosen.items():
@@ -51,15 +42,7 @@ def test_plain_nbgrader_autograde_uses_the_sealed_pipeline(
     assert report.is_file(), "the sealed executor wrote its report"
 
     # nbgrader's own feedback (not the course's pages) never shows a line of the hidden tests.
-    feedback = subprocess.run(
-        [sys.executable, "-m", "nbgrader", "generate_feedback", "problem1", "--force"],
-        cwd=ROOT,
-        env=grading_env(ROOFLINE_GRADING_DIR=str(workspace)),
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    feedback = nbgrader("generate_feedback", "problem1", "--force", env=env)
     assert feedback.returncode == 0, feedback.stderr[-3000:]
     pages = sorted((workspace / "feedback").glob("*/problem1/problem1.html"))
     assert len(pages) == len(chosen), pages
