@@ -5,13 +5,14 @@ Modules, one idea each:
 * :mod:`~roofline_lib.hardware` — cited catalog of chips and links (dense FLOP/s, one-way bytes/s);
 * :mod:`~roofline_lib.dtypes` — bytes per element;
 * :mod:`~roofline_lib.costs` — FLOPs and HBM bytes of vector ops and matmuls;
-* :mod:`~roofline_lib.attention` — standard and flash attention;
+* :mod:`~roofline_lib.attention` — standard, flash and decode attention;
 * :mod:`~roofline_lib.sharding` — matmuls sharded over chips, network intensity, critical D;
 * :mod:`~roofline_lib.roofline` — T_math, T_comms, bounds, regimes, critical intensity and batch;
 * :mod:`~roofline_lib.mfu` — training FLOPs and MFU;
 * :mod:`~roofline_lib.plots` and :mod:`~roofline_lib.palette` — charts;
 * :mod:`~roofline_lib.fmt` — numbers for prose;
-* :mod:`~roofline_lib.chapter` — the chapter's rounded figures and the problems' givens.
+* :mod:`~roofline_lib.chapter` — the chapter's rounded figures and the problems' givens;
+* :mod:`~roofline_lib.published` — cited figures from papers and the original (MFU of real runs).
 
 Plotting, the explorer and measurement are imported on first use, so ``import roofline_lib``
 stays light.
@@ -19,9 +20,14 @@ stays light.
 
 from __future__ import annotations
 
-from . import chapter
+from . import chapter, published
 from ._checks import UnknownNameError
-from .attention import flash_attention, standard_attention, standard_attention_critical_seq_len
+from .attention import (
+    decode_attention,
+    flash_attention,
+    standard_attention,
+    standard_attention_critical_seq_len,
+)
 from .costs import (
     BF16,
     ELEMENTWISE_FLOPS_PER_ELEMENT,
@@ -96,6 +102,7 @@ __all__ = [
     "critical_contracting_dim",
     "critical_intensity",
     "critical_shard_dim",
+    "decode_attention",
     "dot_product",
     "elementwise",
     "estimate",
@@ -110,6 +117,7 @@ __all__ = [
     "matmul_dtypes",
     "matmul_small_batch",
     "model_flops_utilization",
+    "published",
     "regime",
     "sharded_matmul",
     "standard_attention",

@@ -97,3 +97,48 @@ def standard_attention_critical_seq_len(
     with np.errstate(divide="ignore"):
         n_star = np.where(margin > 0, s * i_star * d_ / np.where(margin > 0, margin, 1), np.inf)
     return out(n_star)
+
+
+def decode_attention(
+    B: ArrayLike,
+    S: ArrayLike,
+    d: ArrayLike,
+    q_heads: ArrayLike,
+    kv_heads: ArrayLike,
+    dtype: str = "bf16",
+) -> Cost:
+    """One decode step of attention: B requests, each one new token against its own KV cache.
+
+    Each request has a cache of S positions for ``kv_heads`` key/value heads of dimension d;
+    ``q_heads`` query heads share them in groups of G = q_heads / kv_heads (G = 1 is multi-head
+    attention, 1 < G < q_heads grouped-query, G = q_heads multi-query). The scores stay on-chip,
+    as in a fused decode kernel; the FLOPs are the two matmuls.
+
+    FLOPs = 4·B·H_q·S·d (scores Q·Kᵀ and P·V, 2·S·d each per query head);
+    bytes read = 2·B·H_kv·S·d·s (the K and V caches) + B·H_q·d·s (the new queries);
+    bytes written = B·H_q·d·s (the outputs).
+    Intensity = 2·G·S / (s·(S + G)) → 2G/s as S ≫ G: about G FLOPs/byte in bf16, whatever B
+    is, since every request brings its own cache. Batching cannot raise it; sharing each K/V
+    head among more query heads can (G = 8 for LLaMA-2-70B: 64 query heads, 8 KV heads).
+    """
+    b, s_, d_, hq, hkv = broadcast(
+        B=positive_count("B", B),
+        S=positive_count("S", S),
+        d=positive_count("d", d),
+        q_heads=positive_count("q_heads", q_heads),
+        kv_heads=positive_count("kv_heads", kv_heads),
+    )
+    if np.any(np.mod(hq, hkv) != 0):
+        raise ValueError(
+            "q_heads must be a multiple of kv_heads (each KV head serves a whole group of query "
+            f"heads), got q_heads = {hq.max():g} and kv_heads = {hkv.max():g}"
+        )
+    s = bytes_per_element(dtype)
+    return Cost(
+        "decode attention",
+        4 * b * hq * s_ * d_,
+        2 * b * hkv * s_ * d_ * s + b * hq * d_ * s,
+        b * hq * d_ * s,
+        dtype,
+        (("q", dtype), ("k", dtype), ("v", dtype), ("o", dtype)),
+    )

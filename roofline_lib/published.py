@@ -1,0 +1,157 @@
+"""Figures the book quotes from published papers and from the original chapter, each cited.
+
+These are reported results and stated rules of thumb, not hardware specifications (those live in
+:mod:`roofline_lib.hardware`) and not the chapter's rounded arithmetic (:mod:`roofline_lib.chapter`).
+Every page that states one glues it from here, so that "a good MFU" means the same thing on every
+page.
+
+* :data:`REPORTED_MFU` — model FLOPs utilisation of published large training runs;
+* :data:`ACHIEVABLE_MATMUL_FRACTION` — the share of the claimed peak that matmuls reach in practice,
+  as the original chapter states it;
+* :data:`TPU_V5P_VPU_FLOPS_PER_S_PER_CORE` — the vector unit's peak behind the original's VPU roof;
+* :data:`LLAMA2_70B_ATTENTION` — the attention heads of the LLaMA-70B the book uses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .hardware import Citation
+
+ORIGINAL = {
+    "title": 'How to Scale Your Model, Part 1: "All About Rooflines" (Austin et al., 2025)',
+    "url": "https://jax-ml.github.io/scaling-book/roofline/",
+}
+
+
+@dataclass(frozen=True)
+class ReportedMFU:
+    """MFU a paper reports for one training run (fractions of the dense peak).
+
+    Attributes:
+        model: the model trained.
+        hardware: the chips, as the paper states them.
+        low, high: the MFU reported (equal when the paper gives one figure).
+        citation: where it is reported, with the sentence that reports it.
+    """
+
+    model: str
+    hardware: str
+    low: float
+    high: float
+    citation: Citation
+
+    def __post_init__(self) -> None:
+        if not 0 < self.low <= self.high <= 1:
+            raise ValueError(f"{self.model}: MFU must satisfy 0 < low <= high <= 1")
+
+
+PALM_540B_MFU = ReportedMFU(
+    "PaLM 540B",
+    "6,144 TPU v4 chips",
+    0.462,
+    0.462,
+    Citation(
+        title="PaLM: Scaling Language Modeling with Pathways (Chowdhery et al., 2022), Appendix B",
+        url="https://arxiv.org/abs/2204.02311",
+        quote=(
+            "the model FLOPs utilization is 45.7% without self-attention "
+            "((238.3×6×540)/(275×6144)) or 46.2% with it"
+        ),
+        note="MFU with self-attention counted, against 275 TFLOP/s dense bf16 per TPU v4",
+    ),
+)
+
+LLAMA3_405B_MFU = ReportedMFU(
+    "Llama 3 405B",
+    "8,192 to 16,384 H100 GPUs",
+    0.38,
+    0.43,
+    Citation(
+        title="The Llama 3 Herd of Models (Llama Team, AI @ Meta, 2024), Section 3.3.2",
+        url="https://arxiv.org/abs/2407.21783",
+        quote=(
+            "we achieve an overall BF16 Model FLOPs Utilization (MFU; Chowdhery et al., 2023) of "
+            "38-43% for the configurations shown in Table 4"
+        ),
+    ),
+)
+
+REPORTED_MFU: tuple[ReportedMFU, ...] = (PALM_540B_MFU, LLAMA3_405B_MFU)
+"""The published runs the book measures "a good MFU" against."""
+
+REPORTED_MFU_LOW = min(r.low for r in REPORTED_MFU)
+"""Lowest MFU among :data:`REPORTED_MFU` (0.38)."""
+REPORTED_MFU_HIGH = max(r.high for r in REPORTED_MFU)
+"""Highest MFU among :data:`REPORTED_MFU` (0.462)."""
+
+
+@dataclass(frozen=True)
+class AchievableFraction:
+    """The share of the claimed peak FLOP/s that matmuls reach in normal use (a rule of thumb)."""
+
+    chips: str
+    low: float
+    high: float
+    citation: Citation
+
+
+_ACHIEVABLE_QUOTE = (
+    "H100s and B200s can usually only achieve around 80-85% of the claimed peak FLOPs, while "
+    "TPUs can get closer to 95% in normal use."
+)
+ACHIEVABLE_MATMUL_FRACTION = {
+    "gpu": AchievableFraction(
+        "H100, B200", 0.80, 0.85, Citation(**ORIGINAL, quote=_ACHIEVABLE_QUOTE, note="footnote")
+    ),
+    "tpu": AchievableFraction(
+        "TPUs", 0.95, 0.95, Citation(**ORIGINAL, quote=_ACHIEVABLE_QUOTE, note="footnote")
+    ),
+}
+"""The original chapter's footnote on how close real matmuls come to the datasheet peak."""
+
+TPU_V5P_VPU_FLOPS_PER_S_PER_CORE = 7e12
+"""Peak FLOP/s of a TPU v5p's vector unit (VPU), per core, as the original states it."""
+TPU_V5P_VPU_CITATION = Citation(
+    **ORIGINAL,
+    quote=(
+        "a dot-product is performed on the VPU and not the MXU. The TPU v5p VPU can do roughly "
+        "7e12 FLOPs / second per core, so its critical intensity is around 3"
+    ),
+    note="footnote to the dot-product example",
+)
+TPU_V5P_VPU_CRITICAL_INTENSITY_ORIGINAL = 3
+"""The original's rounded critical intensity of the TPU v5p VPU ("around 3"), FLOPs/byte."""
+
+
+@dataclass(frozen=True)
+class AttentionHeads:
+    """A model's attention shape: query heads, key/value heads and head dimension."""
+
+    model: str
+    q_heads: int
+    kv_heads: int
+    head_dim: int
+    citation: Citation
+
+    @property
+    def group_size(self) -> int:
+        """Query heads per key/value head, G = q_heads / kv_heads."""
+        return self.q_heads // self.kv_heads
+
+
+LLAMA2_70B_ATTENTION = AttentionHeads(
+    "LLaMA-2-70B",
+    64,
+    8,
+    128,
+    Citation(
+        title="meta-llama/Llama-2-70b-hf, config.json",
+        url="https://huggingface.co/meta-llama/Llama-2-70b-hf/blob/main/config.json",
+        quote='"hidden_size": 8192, "num_attention_heads": 64, "num_key_value_heads": 8',
+        note=(
+            "head dimension 8192 / 64 = 128; grouped-query attention for the 70B model is "
+            "also stated in Llama 2 (Touvron et al., 2023, arXiv:2307.09288), Table 1"
+        ),
+    ),
+)
