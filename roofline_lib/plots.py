@@ -7,13 +7,20 @@ Axes are labelled with units; titles default to a sentence stating what the char
 
 from __future__ import annotations
 
+import itertools
+import math
+import textwrap
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.layout_engine import ConstrainedLayoutEngine
+from matplotlib.text import Text
 from matplotlib.ticker import FuncFormatter, LogLocator
+from matplotlib.transforms import Bbox
 
 from . import palette
 from ._checks import positive_real
@@ -27,7 +34,14 @@ if TYPE_CHECKING:  # measurement stays lazy: plots never import roofline_lib.mea
 
 INTENSITY_LABEL = "Arithmetic intensity (FLOPs/byte)"
 THROUGHPUT_LABEL = "Achievable throughput (FLOP/s)"
-DEFAULT_FIGSIZE = (7.0, 4.4)
+PAGE_WIDTH_IN = 4.8
+"""Figures are drawn (and, by :func:`fit_figure`, shrunk to) at most this wide, inches. A phone
+390 CSS px wide shows a book figure about 340 px wide, so a point of text appears at about
+340 / (4.8 × 72) ≈ 0.98 px."""
+MIN_FONT_PT = 9.5
+"""The smallest text in a figure, points: at :data:`PAGE_WIDTH_IN` it shows at about 9.3 CSS px
+on a 390 px phone (the browser test asks for at least 9)."""
+DEFAULT_FIGSIZE = (PAGE_WIDTH_IN, 3.7)
 
 _MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 
@@ -37,6 +51,183 @@ def _axes(ax: Axes | None) -> Axes:
         return ax
     fig = Figure(figsize=DEFAULT_FIGSIZE, layout="constrained")
     return fig.add_subplot()
+
+
+def fit_figure(
+    fig: Figure, width_in: float = PAGE_WIDTH_IN, min_font_pt: float = MIN_FONT_PT
+) -> Figure:
+    """Shrink ``fig`` to at most ``width_in`` wide (keeping its shape), raise any text smaller
+    than ``min_font_pt`` to it and wrap titles wider than the figure, so that the figure's text
+    stays legible on a phone. Returns ``fig``."""
+    width, height = fig.get_size_inches()
+    if width > width_in:
+        fig.set_size_inches(width_in, height * width_in / width)
+    for text in fig.findobj(Text):
+        if text.get_text() and text.get_fontsize() < min_font_pt:
+            text.set_fontsize(min_font_pt)
+    _wrap_titles(fig)
+    return fig
+
+
+def _wrap_titles(fig: Figure) -> None:
+    """Wrap any axes title wider than the figure onto as many lines as it needs. Line breaks
+    the title already has are kept; each line that is too wide is wrapped on its own."""
+    renderer = _renderer(fig)
+    room = fig.bbox.width * 0.97
+    for ax in fig.axes:
+        title = ax.title
+        original = title.get_text()
+        if not original or title.get_window_extent(renderer).width <= room:
+            continue
+        lines = []
+        for line in original.split("\n"):
+            title.set_text(line)
+            if title.get_window_extent(renderer).width <= room:
+                lines.append(line)
+                continue
+            for parts in range(2, 7):  # the fewest pieces that fit, of about equal length
+                wrapped = textwrap.fill(line, math.ceil(len(line) / parts) + 4)
+                title.set_text(wrapped)
+                if title.get_window_extent(renderer).width <= room:
+                    break
+            lines.append(wrapped)
+        title.set_text("\n".join(lines))
+
+
+def smallest_font_pt(fig: Figure) -> float:
+    """The smallest font size of any visible, non-empty text in ``fig``, points."""
+    sizes = [
+        t.get_fontsize() for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()
+    ]
+    return min(sizes) if sizes else float("inf")
+
+
+def _renderer(fig: Figure):
+    """A renderer for ``fig`` with its layout done (an Agg canvas if the figure has none)."""
+    canvas = fig.canvas if hasattr(fig.canvas, "get_renderer") else FigureCanvasAgg(fig)
+    fig.draw_without_rendering()
+    return canvas.get_renderer()
+
+
+def _legend(ax: Axes, ncols: int = 1) -> None:
+    """The legend below the axes, outside the plot, so that it hides no line or point: a figure
+    legend ("outside lower center") for a one-axes figure with constrained layout, otherwise an
+    axes legend at matplotlib's "best" place."""
+    fig = ax.figure
+    handles, labels = ax.get_legend_handles_labels()
+    if not handles:
+        return
+    if isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine) and len(fig.axes) == 1:
+        for old in list(fig.legends):
+            old.remove()
+        fig.legend(
+            handles,
+            labels,
+            loc="outside lower center",
+            ncols=ncols,
+            fontsize=MIN_FONT_PT,
+            frameon=False,
+        )
+    else:
+        ax.legend(fontsize=MIN_FONT_PT, loc="best")
+
+
+_LABEL_SPOTS = (
+    (-5, 5, "right", "bottom"),
+    (5, -5, "left", "top"),
+    (0, 8, "center", "bottom"),
+    (0, -8, "center", "top"),
+    (8, 0, "left", "center"),
+    (-8, 0, "right", "center"),
+    (5, 5, "left", "bottom"),
+    (-5, -5, "right", "top"),
+    (0, 22, "center", "bottom"),
+    (0, -22, "center", "top"),
+    (-5, 20, "right", "bottom"),
+    (5, -20, "left", "top"),
+    (0, 36, "center", "bottom"),
+    (0, -36, "center", "top"),
+)
+"""Where a point's label may go, in order of preference: (dx, dy) in points from the point,
+and the label's alignment there. Up-left and down-right come first: a roofline rises to the
+right, so those corners of a point on it are empty."""
+
+
+def _marker_boxes(ax: Axes, renderer) -> list[Bbox]:
+    """Display boxes of every marker drawn in ``ax`` (a marker's size plus 2 points)."""
+    boxes = []
+    for line in ax.get_lines():
+        if line.get_marker() in (None, "None", "none", "", " ") or not line.get_visible():
+            continue
+        half = renderer.points_to_pixels(line.get_markersize() / 2 + 2)
+        xy = ax.transData.transform(np.column_stack([line.get_xdata(), line.get_ydata()]))
+        boxes += [Bbox.from_extents(x - half, y - half, x + half, y + half) for x, y in xy]
+    return boxes
+
+
+def _line_points(ax: Axes) -> np.ndarray:
+    """Display coordinates along every data line of ``ax`` (densified), to keep labels off them."""
+    out = [np.empty((0, 2))]
+    for line in ax.get_lines():
+        if line.get_linestyle() in ("None", "none", "", " ") or not line.get_visible():
+            continue
+        path = line.get_transform().transform(np.asarray(line.get_xydata(), dtype=float))
+        path = path[np.all(np.isfinite(path), axis=1)]
+        for a, b in itertools.pairwise(path):
+            steps = max(2, int(np.hypot(*(b - a)) / 3))
+            out.append(a + np.linspace(0, 1, steps)[:, None] * (b - a))
+    return np.concatenate(out)
+
+
+def place_labels(
+    ax: Axes, labels: Sequence[tuple[str, tuple[float, float]]], **text_kw: object
+) -> list[Text]:
+    """Annotate each ``(text, (x, y))`` of ``labels`` next to its point, at the first spot of a
+    fixed list (up-left, down-right, above, below, ...) where the label stays inside the axes
+    and overlaps no marker, no other text of the axes and, if possible, no line. Returns the
+    annotations. Call it last, once the axes' limits and the legend are final."""
+    renderer = _renderer(ax.figure)
+    inside = ax.get_window_extent(renderer)
+    taken = _marker_boxes(ax, renderer) + [
+        t.get_window_extent(renderer) for t in ax.texts if t.get_visible() and t.get_text()
+    ]
+    lines = _line_points(ax)
+    kw = {"fontsize": MIN_FONT_PT, **text_kw}
+    placed = []
+    for text, xy in labels:
+        chosen = None
+        for avoid_lines in (True, False):
+            for dx, dy, ha, va in _LABEL_SPOTS:
+                ann = ax.annotate(
+                    text, xy, xytext=(dx, dy), textcoords="offset points", ha=ha, va=va, **kw
+                )
+                box = ann.get_window_extent(renderer)
+                fits = (
+                    box.x0 >= inside.x0
+                    and box.x1 <= inside.x1
+                    and box.y0 >= inside.y0
+                    and box.y1 <= inside.y1
+                )
+                clear = fits and not any(box.overlaps(t) for t in taken)
+                if clear and avoid_lines and len(lines):
+                    x, y = lines[:, 0], lines[:, 1]
+                    clear = not np.any(
+                        (x >= box.x0) & (x <= box.x1) & (y >= box.y0) & (y <= box.y1)
+                    )
+                if clear:
+                    chosen = ann
+                    break
+                ann.remove()
+            if chosen is not None:
+                break
+        if chosen is None:  # nowhere free: the first spot, as before
+            dx, dy, ha, va = _LABEL_SPOTS[0]
+            chosen = ax.annotate(
+                text, xy, xytext=(dx, dy), textcoords="offset points", ha=ha, va=va, **kw
+            )
+        taken.append(chosen.get_window_extent(renderer))
+        placed.append(chosen)
+    return placed
 
 
 def _flops_formatter(unit: str = "FLOP/s") -> FuncFormatter:
@@ -52,7 +243,7 @@ def _style_loglog(ax: Axes, xlabel: str, ylabel: str, yunit: str = "FLOP/s") -> 
     ax.set_yscale("log")
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    ax.xaxis.set_major_locator(LogLocator(base=10))
+    ax.xaxis.set_major_locator(LogLocator(base=10, numticks=6))  # at most 6 labels fit a phone
     ax.xaxis.set_major_formatter(_number_formatter())
     ax.yaxis.set_major_formatter(_flops_formatter(yunit))
     ax.grid(True, which="major", alpha=0.3)
@@ -115,36 +306,55 @@ def plot_roofline_regions(
         (i_high, i_low, "mixed", "bound only at\nlow bandwidth"),
         (i_low, hi, "compute", "compute-bound\nat both"),
     )
-    for start, end, kind, text in region_text:
-        if end > start:
-            ax.axvspan(start, end, color=palette.REGIONS[kind], alpha=palette.REGION_ALPHA, lw=0)
-            ax.text(np.sqrt(start * end), peak * 1.6, text, ha="center", va="bottom", fontsize=8)
+    spans = [(start, end, kind, text) for start, end, kind, text in region_text if end > start]
+    for start, end, kind, _text in spans:
+        ax.axvspan(start, end, color=palette.REGIONS[kind], alpha=palette.REGION_ALPHA, lw=0)
     for w, label, color in (
         (w_low, labels[0], palette.SERIES[1]),
         (w_high, labels[1], palette.SERIES[0]),
     ):
         _draw_roof(ax, x, peak, w, color, f"bandwidth {label}", ridge_lw=1.2)
-        ax.annotate(
+        ax.annotate(  # at the foot of the ridge, where no line runs
             f"critical {format_number(peak / w, 3)}",
-            xy=(peak / w, peak),
-            xytext=(3, -14),
+            xy=(peak / w, 0),
+            xycoords=("data", "axes fraction"),
+            xytext=(3, 4),
             textcoords="offset points",
-            fontsize=8,
+            fontsize=MIN_FONT_PT,
             color=color,
             rotation=90,
-            va="top",
+            va="bottom",
         )
     ax.axhline(
         peak, color=palette.PEAK, ls="--", lw=1, label=f"peak {format_quantity(peak, 'FLOP/s')}"
     )
     _style_loglog(ax, INTENSITY_LABEL, THROUGHPUT_LABEL)
     ax.set_xlim(lo, hi)
-    ax.set_ylim(x[0] * w_low / 2, peak * 6)
-    ax.legend(loc="lower right", fontsize=8)
+    ax.set_ylim(x[0] * w_low / 2, peak * 8)
+    _legend(ax)
     ax.set_title(
         title or "More bandwidth moves the ridge left: fewer operations are bandwidth-bound"
     )
+    _region_labels(ax, spans, peak)
     return ax.figure
+
+
+def _region_labels(ax: Axes, spans: Sequence[tuple[float, float, str, str]], peak: float) -> None:
+    """Each region's name centred over it, just above the roof; a name that would overlap an
+    earlier one (a narrow region) goes below the roof inside its region instead."""
+    renderer = _renderer(ax.figure)
+    taken = [t.get_window_extent(renderer) for t in ax.texts]
+    for start, end, _kind, text in spans:
+        for y, va in ((peak * 1.5, "bottom"), (peak / 4, "top"), (peak / 30, "top")):
+            label = ax.text(np.sqrt(start * end), y, text, ha="center", va=va, fontsize=MIN_FONT_PT)
+            box = label.get_window_extent(renderer)
+            if not any(box.overlaps(t) for t in taken):
+                break
+            label.remove()
+        else:
+            label = ax.text(np.sqrt(start * end), peak * 1.5, text, ha="center", va="bottom")
+            label.set_fontsize(MIN_FONT_PT)
+        taken.append(label.get_window_extent(renderer))
 
 
 def _op_points(ops: Mapping[str, Cost]) -> list[tuple[str, float]]:
@@ -183,7 +393,7 @@ def plot_roofline(
         color = palette.series_color(idx)
         peak, bw = chip.peak(dtype), chip.bandwidth(level)
         _draw_roof(ax, x, peak, bw, color, f"{chip.name}: critical {format_number(i_star, 3)}")
-        for j, (label, intensity) in enumerate(points):
+        for j, (_label, intensity) in enumerate(points):
             y = achievable_flops_per_s(intensity, peak, bw)
             ax.plot(
                 [intensity],
@@ -196,14 +406,6 @@ def plot_roofline(
                 ls="none",
                 zorder=5,
             )
-            if idx == 0:
-                ax.annotate(
-                    label,
-                    xy=(intensity, y),
-                    xytext=(6, -12),
-                    textcoords="offset points",
-                    fontsize=8,
-                )
     _style_loglog(
         ax,
         INTENSITY_LABEL.replace("byte", f"byte of {chip_list[0].level_name(level)}")
@@ -212,11 +414,30 @@ def plot_roofline(
         THROUGHPUT_LABEL,
     )
     ax.set_xlim(*intensity_range)
-    ax.legend(loc="lower right", fontsize=8)
+    if points:  # headroom above the roof for the labels of points on it
+        bottom, top = ax.get_ylim()
+        ax.set_ylim(bottom, max(top, max(c.peak(dtype) for c in chip_list) * 4))
+    _legend(ax)
     if title is None:
         names = ", ".join(c.name for c in chip_list)
         title = f"{names} ({dtype}): below the critical intensity, bandwidth sets the speed"
     ax.set_title(title, fontsize=10)
+    top_chip = max(chip_list, key=lambda c: c.peak(dtype))  # label the highest line's points
+    place_labels(
+        ax,
+        [
+            (
+                label,
+                (
+                    i,
+                    float(
+                        achievable_flops_per_s(i, top_chip.peak(dtype), top_chip.bandwidth(level))
+                    ),
+                ),
+            )
+            for label, i in points
+        ],
+    )
     return ax.figure
 
 
@@ -229,9 +450,12 @@ def plot_throughput_vs_batch(
     xlabel: str = "Batch size B (tokens)",
     ylabel: str = THROUGHPUT_LABEL,
     title: str | None = None,
+    marks: Mapping[str, float] | None = None,
 ) -> Figure:
     """Throughput against batch size: ``curves`` maps a label to (B values, FLOP/s values);
-    ``peaks`` maps a label to a horizontal peak line."""
+    ``peaks`` maps a label to a horizontal peak line; ``marks`` maps a label to a batch size
+    marked by a dotted vertical line in the colour of the curve of the same position, labelled
+    where it crosses that curve (e.g. ``{"B* ≈ 240": 240}``)."""
     ax = _axes(ax)
     for idx, (label, (b, y)) in enumerate(curves.items()):
         b, y = np.asarray(b, dtype=float), np.asarray(y, dtype=float)
@@ -250,10 +474,21 @@ def plot_throughput_vs_batch(
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8, loc="lower right")
+    if not log:
+        ax.set_xlim(0, max(float(np.max(b)) for b, _ in curves.values()) if curves else None)
+        ax.set_ylim(0, max(peaks.values()) * 1.12 if peaks else None)
+    _legend(ax)
     ax.set_title(
         title or "Throughput grows with batch size until the chip is compute-bound", fontsize=10
     )
+    labels = []
+    for idx, (label, b_mark) in enumerate((marks or {}).items()):
+        color = palette.series_color(idx)
+        ax.axvline(b_mark, color=color, ls=":", lw=1.2)
+        b, y = (np.asarray(v, dtype=float) for v in list(curves.values())[idx % len(curves)])
+        labels.append((label, (b_mark, float(np.interp(b_mark, b, y))), color))
+    for label, xy, color in labels:
+        place_labels(ax, [(label, xy)], color=color)
     return ax.figure
 
 
@@ -331,7 +566,7 @@ def plot_intensity_vs_batch(
     ax.set_xlabel("Batch size B (tokens)")
     ax.set_ylabel(INTENSITY_LABEL)
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8, loc="upper left")
+    _legend(ax)
     ax.set_title(
         title or "A matmul's intensity is about B: newer chips need bigger batches", fontsize=10
     )
@@ -378,7 +613,7 @@ def plot_multilevel_roofline(
         ax, "Arithmetic intensity at each level (FLOPs per byte moved there)", THROUGHPUT_LABEL
     )
     ax.set_xlim(*intensity_range)
-    ax.legend(fontsize=8, loc="lower right")
+    _legend(ax)
     ax.set_title(
         title or f"{c.name}: the slower the level, the more reuse it takes to stay compute-bound",
         fontsize=10,
@@ -391,26 +626,47 @@ def plot_multilevel_roofline(
 # --------------------------------------------------------------------------------------------
 
 
-def _efficiency_title(result: MeasuredRoofline) -> str:
-    """The finding, from the data: where the matmuls reach the roofline, and how far below it
-    they fall at worst."""
+REACHES_ROOFLINE = 0.9
+"""A sweep point "reaches the roofline" when it achieves at least this fraction of its prediction."""
+
+
+def _batches(batches: Sequence[int], sweep: Sequence[int]) -> str:
+    """``B = 2–512`` for a run of consecutive sweep points, else the values (up to four)."""
+    if len(batches) == 1:
+        return f"B = {batches[0]}"
+    first, last = sweep.index(batches[0]), sweep.index(batches[-1])
+    if last - first + 1 == len(batches):
+        return f"B = {batches[0]}–{batches[-1]}"
+    if len(batches) <= 4:
+        return "B = " + ", ".join(map(str, batches))
+    return f"{len(batches)} of the {len(sweep)} sizes"
+
+
+def efficiency_title(result: MeasuredRoofline) -> str:
+    """The finding of a measured sweep, in words computed from its points: the range of
+    achieved / predicted over the points below :data:`REACHES_ROOFLINE` (and their B), and the
+    points at or above it. E.g. "Measured matmuls reach 39–89% of the roofline at B = 2–512;
+    ≥ 90% only at B = 1"."""
     from .fmt import format_percent
 
-    points = result.sweep
+    points = sorted(result.sweep, key=lambda p: p.batch)
     if not points:
         return "Measured roofline (the time budget left no room for the matmul sweep)"
-    worst = min(points, key=lambda p: p.efficiency)
-    reaching = [p for p in points if p.efficiency >= 0.9]
-    if reaching:
-        finding = f"Measured matmuls reach the roofline (≥ 90%) from B = {reaching[0].batch}"
-    else:
-        best = max(points, key=lambda p: p.efficiency)
-        finding = (
-            f"Measured matmuls reach at most {format_percent(best.efficiency, 2)} of the "
-            f"roofline (B = {best.batch})"
-        )
-    if worst.efficiency < 0.9:
-        finding += f", only {format_percent(worst.efficiency, 2)} at B = {worst.batch}"
+    sweep = [p.batch for p in points]
+    below = [p for p in points if p.efficiency < REACHES_ROOFLINE]
+    above = [p.batch for p in points if p.efficiency >= REACHES_ROOFLINE]
+    bound = format_percent(REACHES_ROOFLINE, 2)
+    if not below:
+        return f"Measured matmuls reach the roofline (≥ {bound}) at every B measured"
+    lo = format_percent(min(p.efficiency for p in below), 2)
+    hi = format_percent(max(p.efficiency for p in below), 2)
+    span = lo if lo == hi else f"{lo.rstrip('%')}–{hi}"
+    finding = (
+        f"Measured matmuls reach {span} of the roofline at "
+        f"{_batches([p.batch for p in below], sweep)}"
+    )
+    if above:
+        finding += f"; ≥ {bound} only at {_batches(above, sweep)}"
     return finding
 
 
@@ -462,23 +718,16 @@ def plot_measured_roofline(
         f"and triad {format_quantity(bandwidth, 'B/s')}"
     )
     _draw_roof(ax, x, peak, bandwidth, roof_color, label)
-    ax.annotate(
-        f"critical intensity {format_number(i_star, 3)} FLOPs/byte",
-        xy=(i_star, peak),
-        xytext=(4, 5),
-        textcoords="offset points",
-        fontsize=8,
-        color=roof_color,
-        va="bottom",
-    )
     theory = result.theoretical_peak_flops_per_s
     if theory is not None:
+        bound = result.theoretical.upper_bound
         ax.axhline(
             theory,
             color=palette.PEAK,
             ls="--",
             lw=1,
-            label=f"theoretical peak {format_quantity(theory, 'FLOP/s')} (an upper bound)",
+            label=f"theoretical peak {format_quantity(theory, 'FLOP/s')}"
+            + (" (an upper bound)" if bound else " (at the clock read; not a bound)"),
         )
     if points:
         ax.plot(
@@ -506,26 +755,33 @@ def plot_measured_roofline(
             zorder=5,
             label="achieved: median, bar = range of repeats",
         )
-        for k in _spaced_labels(intensity):
-            ax.annotate(
-                f"B = {points[k].batch}" if k == 0 else str(points[k].batch),
-                xy=(intensity[k], achieved[k]),
-                xytext=(4, -11),
-                textcoords="offset points",
-                ha="left",
-                fontsize=7,
-                color=measured_color,
-            )
     _style_loglog(ax, INTENSITY_LABEL, f"{result.dtype} matmul throughput (FLOP/s)")
     ax.set_xlim(lo, hi)
     floor = min([peak, *low, *predicted])
-    ax.set_ylim(floor / 2.5, max(peak, theory or 0) * 2.5)
-    ax.legend(loc="lower right", fontsize=7)
+    ax.set_ylim(floor / 4, max(peak, theory or 0) * 4)
+    _legend(ax)
     if title is None:
         shape = f"D = F = {result.D}" if result.D == result.F else f"D = {result.D}, F = {result.F}"
         setting = f"{result.machine.name}, {result.backend} {result.dtype}, {shape}"
         if result.busy:
             setting += f"; machine busy ({format_number(100 * result.cpu_share, 2)}% CPU share)"
-        title = f"{_efficiency_title(result)}\n{setting}"
+        title = f"{efficiency_title(result)}\n{setting}"
     ax.set_title(title, fontsize=10)
+    place_labels(
+        ax,
+        [(f"critical {format_number(i_star, 3)}", (i_star, peak))],
+        color=roof_color,
+    )
+    if points:
+        place_labels(
+            ax,
+            [
+                (
+                    f"B = {points[k].batch}" if k == 0 else str(points[k].batch),
+                    (intensity[k], achieved[k]),
+                )
+                for k in _spaced_labels(intensity, ratio=2.5)
+            ],
+            color=measured_color,
+        )
     return ax.figure

@@ -6,8 +6,8 @@ CPU (derived from the instruction-set flags):
     FLOPs per cycle per core = units × (vector bits / element bits) × FLOPs per unit per cycle.
 
 The flags say how wide a vector is, not how many arithmetic units a core has, so the units are
-an **assumption**, chosen so that the peak is an upper bound the measurement cannot exceed
-(under-claiming the achieved fraction rather than over-claiming it):
+an **assumption**, chosen as the most a core of that ISA has (under-claiming the achieved
+fraction rather than over-claiming it):
 
 * AVX-512 (``avx512f``): 2 FMA units of 512 bits (Intel Xeon Gold/Platinum have two). Cores with
   one 512-bit unit, or that split each 512-bit instruction into two 256-bit halves (AMD Zen 4),
@@ -21,8 +21,11 @@ an **assumption**, chosen so that the peak is an upper bound the measurement can
   AMX is not modelled: with ``amx_bf16`` the bf16 peak is None rather than a false bound.
 
 The clock is cpufreq's maximum (the boost clock) when Linux exposes it; otherwise the
-``cpu MHz`` in /proc/cpuinfo, which in a virtual machine is usually the nominal clock and may
-sit below the boost clock: the clock's source is recorded with the peak.
+``cpu MHz`` in /proc/cpuinfo, which in a virtual machine is usually the nominal clock and sits
+below the boost clock (an Intel Xeon VM measured 402 GFLOP/s fp32 against 333 GFLOP/s computed
+at its 'cpu MHz'). The peak is therefore an **upper bound** (``upper_bound=True``) only when the
+clock is cpufreq's maximum; from any other clock it is the peak at that clock, and a core in
+turbo can exceed it. The clock's source is recorded with the peak.
 
 GPU: the catalog's dense peak for the dtype (``roofline_lib.hardware``), found by device name.
 """
@@ -52,6 +55,9 @@ class TheoreticalPeak:
         source: ``"isa"`` (CPU: cores × clock × FLOPs/cycle) or ``"catalog"`` (a catalog chip).
         formula: the arithmetic, e.g. ``"2 cores × 2.6 GHz × 64 FLOPs/cycle"``.
         assumptions: what the figure assumes, in a sentence or two.
+        upper_bound: whether the hardware cannot exceed it: True for a catalog peak (at boost
+            clock) and a CPU peak at cpufreq's maximum clock; False for a CPU peak from a
+            nominal or current clock, which turbo can exceed.
     """
 
     dtype: str
@@ -59,6 +65,7 @@ class TheoreticalPeak:
     source: str
     formula: str
     assumptions: str
+    upper_bound: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -67,6 +74,7 @@ class TheoreticalPeak:
             "source": self.source,
             "formula": self.formula,
             "assumptions": self.assumptions,
+            "upper_bound": self.upper_bound,
         }
 
     @classmethod
@@ -107,8 +115,9 @@ def vector_units(simd: tuple[str, ...] | list[str]) -> VectorUnits | None:
             2,
             512,
             2,
-            "2 FMA units × 512 bits per core: an upper bound; cores with one 512-bit FMA unit, "
-            "or that split 512-bit instructions into two 256-bit halves (AMD Zen 4), peak at half",
+            "2 FMA units × 512 bits per core, the most an AVX-512 core has; cores with one "
+            "512-bit FMA unit, or that split 512-bit instructions into two 256-bit halves "
+            "(AMD Zen 4), peak at half",
             bf16_dot="avx512_bf16" in flags,
         )
     if "avx2" in flags and "fma" in flags:
@@ -126,8 +135,9 @@ def vector_units(simd: tuple[str, ...] | list[str]) -> VectorUnits | None:
 
 def cpu_theoretical_peak(cpu: CpuInfo, threads: int, dtype: str) -> TheoreticalPeak | None:
     """cores × clock × FLOPs/cycle/core for ``dtype`` with ``threads`` compute threads, where
-    cores = min(usable physical cores, threads) (SMT siblings share one core's units). None
-    when the clock or the SIMD units cannot be read, or for bf16 on a CPU with AMX."""
+    cores = min(usable physical cores, threads) (SMT siblings share one core's units). An upper
+    bound only when the clock is cpufreq's maximum (see the module docstring). None when the
+    clock or the SIMD units cannot be read, or for bf16 on a CPU with AMX."""
     units = vector_units(cpu.simd)
     if dtype not in CPU_DTYPES or units is None or cpu.clock_hz is None:
         return None
@@ -140,8 +150,11 @@ def cpu_theoretical_peak(cpu: CpuInfo, threads: int, dtype: str) -> TheoreticalP
         f"{cores} core{'s' if cores > 1 else ''} × {format_quantity(cpu.clock_hz, 'Hz')} × "
         f"{per_cycle:g} {dtype} FLOPs/cycle ({units.isa}) = {format_quantity(peak, 'FLOP/s')}"
     )
+    bound = cpu.clock_source.startswith("cpufreq")
     assumptions = f"{units.note}; clock from {cpu.clock_source}"
-    return TheoreticalPeak(dtype, peak, "isa", formula, assumptions)
+    if not bound:
+        assumptions += "; not an upper bound: a core in turbo runs above this clock"
+    return TheoreticalPeak(dtype, peak, "isa", formula, assumptions, upper_bound=bound)
 
 
 # --------------------------------------------------------------------------------------------
@@ -187,4 +200,5 @@ def gpu_theoretical_peak(device_name: str, dtype: str) -> TheoreticalPeak | None
         "catalog",
         f"roofline_lib catalog, {chip.name} dense {dtype}: {format_quantity(peak, 'FLOP/s')}",
         f"the vendor's dense peak at boost clock{basis}",
+        upper_bound=True,
     )

@@ -120,7 +120,7 @@ def test_roofline_chart_marks_the_critical_intensity_and_the_ops():
     )
     assert any(text.get_text() == "matmul" for text in ax.texts)
     # 197e12 / 819e9 = 240.5, written to 3 significant digits
-    assert "241" in ax.get_legend().get_texts()[0].get_text()
+    assert "241" in fig.legends[0].get_texts()[0].get_text()
 
 
 def test_regions_chart_has_three_regions():

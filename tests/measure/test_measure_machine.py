@@ -16,6 +16,7 @@ from roofline_lib.measure.cpuinfo import (
 )
 from roofline_lib.measure.machine import Machine, format_bytes
 from roofline_lib.measure.theory import (
+    TheoreticalPeak,
     catalog_chip_name,
     cpu_theoretical_peak,
     gpu_theoretical_peak,
@@ -142,10 +143,23 @@ def test_theoretical_peak_is_cores_times_clock_times_flops_per_cycle(tmp_path: P
     # 4 physical cores (SMT threads share them) × 3 GHz × 2 FMA × 16 fp32 lanes × 2 FLOPs
     assert fp32.flops_per_s == 4 * 3e9 * 64
     assert fp64.flops_per_s == 4 * 3e9 * 32
-    assert "upper bound" in fp32.assumptions
+    assert fp32.upper_bound, "at cpufreq's maximum clock the peak is an upper bound"
+    assert "not an upper bound" not in fp32.assumptions
     assert fp32.source == "isa"
     # fewer threads than cores: only the cores used count
     assert cpu_theoretical_peak(cpu, threads=1, dtype="fp32").flops_per_s == 3e9 * 64
+
+
+def test_a_peak_at_the_nominal_clock_is_not_called_an_upper_bound(tmp_path: Path) -> None:
+    # An Intel Xeon VM exposes no cpufreq, only 'cpu MHz' (its nominal clock): the measured fp32
+    # peak there (402 GFLOP/s) exceeded the 333 GFLOP/s computed at that clock, because turbo
+    # runs faster. Such a peak is the peak at that clock, never claimed as a bound.
+    cpu = read_cpu_info(_machine_root(tmp_path, cores=4, smt=2))
+    assert cpu.clock_source.startswith("'cpu MHz'")
+    fp32 = cpu_theoretical_peak(cpu, threads=8, dtype="fp32")
+    assert fp32 is not None and not fp32.upper_bound
+    assert "not an upper bound" in fp32.assumptions
+    assert TheoreticalPeak.from_dict(fp32.to_dict()) == fp32
 
 
 def test_flops_per_cycle_follow_the_instruction_set() -> None:

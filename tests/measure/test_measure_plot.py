@@ -28,7 +28,7 @@ def test_draws_roofline_predictions_and_achieved_points(result: MeasuredRoofline
     np.testing.assert_allclose(
         predicted.get_ydata(), [p.predicted_flops_per_s for p in result.sweep]
     )
-    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    legend = [t.get_text() for t in fig.legends[0].get_texts()]
     assert any(t.startswith("achieved") for t in legend)
     assert "roofline" in ax.get_title()
     assert result.machine.name in ax.get_title()
