@@ -12,24 +12,22 @@
 
 Figures are rendered to SVG here, explicitly: the book builds with ``MPLBACKEND=Agg``, under which
 IPython would otherwise show a Figure as its text repr and the page would silently lose it. Before
-rendering, a figure wider than :data:`PAGE_WIDTH_IN` is scaled down to it (so that its text stays
-legible when a phone shrinks the picture to the screen), and titles too long for the figure are
-wrapped onto several lines.
+rendering, a figure wider than :data:`PAGE_WIDTH_IN` is scaled down to it, text smaller than
+``roofline_lib.plots.MIN_FONT_PT`` is raised to it (so that it stays legible when a phone shrinks
+the picture to the screen), and titles too long for the figure are wrapped onto several lines.
 """
 
 from __future__ import annotations
 
 import io
-import math
-import textwrap
 from collections.abc import Sequence
 
 import matplotlib as mpl
 from IPython.display import SVG, Markdown, display
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from myst_nb import glue
 
+from roofline_lib import plots
 from roofline_lib.fmt import format_number, format_percent, format_quantity
 from roofline_lib.hardware import Citation
 
@@ -79,44 +77,15 @@ def glue_text(name: str, text: str) -> str:
     return str(text)
 
 
-PAGE_WIDTH_IN = 5.4
-"""Figures are drawn at most this wide (inches). A phone shows a figure about 360 CSS pixels wide,
-so at this width 8-point text appears at about 7 pixels and 10-point text at about 9."""
-
-
-def _wrap_titles(fig: Figure) -> None:
-    """Wrap any axes title wider than the figure onto as many lines as it needs. Line breaks
-    the title already has are kept; each line that is too wide is wrapped on its own."""
-    canvas = fig.canvas if hasattr(fig.canvas, "get_renderer") else FigureCanvasAgg(fig)
-    renderer = canvas.get_renderer()
-    room = fig.bbox.width * 0.97
-    for ax in fig.axes:
-        title = ax.title
-        original = title.get_text()
-        if not original or title.get_window_extent(renderer).width <= room:
-            continue
-        lines = []
-        for line in original.split("\n"):
-            title.set_text(line)
-            if title.get_window_extent(renderer).width <= room:
-                lines.append(line)
-                continue
-            for parts in range(2, 7):  # the fewest pieces that fit, of about equal length
-                wrapped = textwrap.fill(line, math.ceil(len(line) / parts) + 4)
-                title.set_text(wrapped)
-                if title.get_window_extent(renderer).width <= room:
-                    break
-            lines.append(wrapped)
-        title.set_text("\n".join(lines))
+PAGE_WIDTH_IN = plots.PAGE_WIDTH_IN
+"""Figures are drawn at most this wide (inches), with text of at least ``plots.MIN_FONT_PT``
+points: on a 390 px phone that text shows at about 9 CSS px (the browser test measures it)."""
 
 
 def fit_to_page(fig: Figure) -> Figure:
-    """Scale a figure down to :data:`PAGE_WIDTH_IN` wide (keeping its shape) and wrap its titles."""
-    width, height = fig.get_size_inches()
-    if width > PAGE_WIDTH_IN:
-        fig.set_size_inches(PAGE_WIDTH_IN, height * PAGE_WIDTH_IN / width)
-    _wrap_titles(fig)
-    return fig
+    """Scale a figure down to :data:`PAGE_WIDTH_IN` wide (keeping its shape), raise text below
+    ``plots.MIN_FONT_PT`` to it and wrap its titles (:func:`roofline_lib.plots.fit_figure`)."""
+    return plots.fit_figure(fig)
 
 
 def figure_svg(fig: Figure) -> SVG:
