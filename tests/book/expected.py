@@ -10,7 +10,6 @@ library change the page did not follow, or a stale execution cache all show up a
 from __future__ import annotations
 
 import roofline_lib as rl
-from roofline_lib import chapter
 from roofline_lib.fmt import format_number as n
 from roofline_lib.fmt import format_percent as pct
 from roofline_lib.fmt import format_quantity as q
@@ -55,9 +54,7 @@ def _where_the_time_goes() -> dict[str, str]:
     return {
         "h100_peak": q(989.5e12, "FLOP/s", 4),
         "h100_sparse_tflops": n(1979, 4),
-        "t_h100_chapter": q(1e12 / 9.89e14, "s"),
         "t_h100": q(1e12 / H100.peak("bf16"), "s"),
-        "t_v6e_chapter": q(1e12 / 9.1e14, "s"),
         "t_v6e": q(1e12 / V6E.peak("bf16"), "s"),
         "w_bytes": q(weights, "B"),
         "t_w_h100": q(weights / H100.bandwidth("hbm"), "s"),
@@ -66,7 +63,6 @@ def _where_the_time_goes() -> dict[str, str]:
         "nvlink_bidir": q(900e9, "B/s"),
         "t_w_nvlink": q(weights / 450e9, "s"),
         "ici": q(400e9 / 4 / 2, "B/s"),
-        "ici_chapter": q(45e9, "B/s"),
         "t_w_ici": q(weights / (400e9 / 8), "s"),
         "overlap_min": n(10),
         "serial_min": n(18),
@@ -88,12 +84,8 @@ def _arithmetic_intensity() -> dict[str, str]:
         "dot_time": q(dot_time, "s"),
         "slowdown": n(dot_time / square_time),
         "h100_ci": n(989.5e12 / 3.35e12),
-        "h100_ci_chapter": n(1e15 / 3.35e12, 4),
-        "h100_ci_9_89": n(9.89e14 / 3.35e12),
         "v6e_ci": n(918e12 / 1638e9),
-        "v6e_ci_chapter": n(9.1e14 / 1.6e12, 4),
         "v5e_ci": n(197e12 / 819e9),
-        "v5e_ci_chapter": n(1.97e14 / 8.2e11),
         "a100_ci": n(_ci(A100)),
         "h200_ci": n(_ci(H200)),
         "b200_ci": n(36e15 / 8 / 2 / 7.7e12),  # HGX page: dense bf16 per GPU / 7.7 TB/s per GPU
@@ -131,7 +123,7 @@ def _roofline_chart() -> dict[str, str]:
         "op_h100_frac": pct(_fraction(i, H100)),
         "op_h100_t": q(2 * 256 * 8192 * 8192 / (i * H100.bandwidth("hbm")), "s"),
         "op_h200_t": q(2 * 256 * 8192 * 8192 / H200.peak("bf16"), "s"),
-        "v5e_ci_chapter": n(1.97e14 / 8.2e11),
+        "v5e_ci": n(_ci(V5E)),
     }
 
 
@@ -169,14 +161,11 @@ def _matmul() -> dict[str, str]:
 def _network() -> dict[str, str]:
     one_way_port = 400e9 / 4 / 2
     return {
-        "d_star_chapter": n(2 * 1.97e14 / 4.5e10, 5),
-        "d_star_chapter_int": n(8755, 4),
         "d_star": n(2 * V5E.peak("bf16") / one_way_port, 4),
+        "c_v5e": n(V5E.peak("bf16")),
         "ici_port": q(one_way_port, "B/s"),
         "ici_ring": q(2 * one_way_port, "B/s"),  # a ring along one torus axis uses 2 ports
-        "ici_chapter": q(chapter.V5E_ICI_CHAPTER_BYTES_PER_S, "B/s"),
         "net_i": n(8192 / 2, 4),
-        "regime_chapter": "network-bound",
         "regime_catalog": "compute-bound",
         "nv_star_ch": n(1e15 / 4.5e11, 4),
         "ib_star_ch": n(1e15 / 5e10, 5),
@@ -193,6 +182,39 @@ def _network() -> dict[str, str]:
     }
 
 
+def _errata() -> dict[str, str]:
+    """The sources' figures from their own rounded inputs, and the corrections from the catalog."""
+    llama_6pt = 6 * 70e9 * 2048 * 4096  # 6PT of the guide's LLaMA-70B step
+    return {
+        "er_v5e_ci_src": n(1.97e14 / 8.2e11),
+        "er_v5e_ci": n(197e12 / 819e9),
+        "er_int8_ci_guide": n(3.94e14 / 8.2e11),
+        "er_int8_b_guide": n(3.94e14 / 8.2e11 / 2),
+        "er_p1_bw": q(8.1e11, "B/s"),
+        "er_int8_ci_p1": n(3.94e14 / 8.1e11),
+        "er_int8_b_p1": n(3.94e14 / 8.1e11 / 2),
+        "er_nv_star_src": n(1e15 / 4.5e11, 4),
+        "er_nv_star": n(989.5e12 / 450e9, 4),
+        "er_ib_star_src": n(1e15 / 5e10, 5),
+        "er_ib_star": n(989.5e12 / 50e9, 5),
+        "er_mfu_unused": pct(0.7),
+        "er_h100_ci_src": n(1e15 / 3.35e12, 4),
+        "er_h100_ci_9_89": n(9.89e14 / 3.35e12),
+        "er_h100_ci": n(989.5e12 / 3.35e12),
+        "er_v6e_ci_src": n(9.1e14 / 1.6e12, 4),
+        "er_v6e_ci": n(918e12 / 1638e9),
+        "er_ici_src": q(45e9, "B/s"),
+        "er_d_star_src": n(2 * 1.97e14 / 4.5e10, 5),
+        "er_d_star": n(2 * 197e12 / (400e9 / 4 / 2), 4),
+        "er_mfu_claimed": pct(0.49, 2),
+        "er_mfu_real_dense": pct(llama_6pt / 7 / (512 * 990e12)),
+        "er_mfu_t49": q(llama_6pt / (0.49 * 512 * 990e12), "s"),
+        "er_e_ai_128": n(_matmul_intensity(128, 8192, 8192), 4),
+        "er_e_ai_512": n(_matmul_intensity(512, 8192, 8192), 4),
+        "er_e_ai_4096": n(_matmul_intensity(4096, 8192, 8192), 4),
+    }
+
+
 EXPECTED: dict[str, dict[str, str]] = {
     "book/intro": _intro(),
     "book/01_where_the_time_goes": _where_the_time_goes(),
@@ -200,12 +222,55 @@ EXPECTED: dict[str, dict[str, str]] = {
     "book/03_roofline_chart": _roofline_chart(),
     "book/04_matmul": _matmul(),
     "book/05_network": _network(),
+    "book/11_errata_and_sources": _errata(),
 }
 """Page → glue name → the text the page must show."""
 
 ERRATA: dict[str, list[str]] = {
-    "book/01_where_the_time_goes": ["mfu_unused"],
-    "book/02_arithmetic_intensity": ["h100_ci_chapter", "h100_ci", "v6e_ci_chapter", "v6e_ci"],
-    "book/05_network": ["d_star_chapter", "d_star"],
+    "book/11_errata_and_sources": [
+        "er_mfu_unused",
+        "er_h100_ci_src",
+        "er_h100_ci",
+        "er_v6e_ci_src",
+        "er_v6e_ci",
+        "er_ici_src",
+        "er_d_star_src",
+        "er_d_star",
+        "er_mfu_claimed",
+        "er_mfu_real_dense",
+        "er_e_ai_128",
+        "er_e_ai_512",
+        "er_e_ai_4096",
+    ],
 }
-"""Each erratum box must show both the chapter's figure and the corrected one (glue names)."""
+"""Every erratum is on the errata page; its boxes must show both the source's figure and the
+corrected one (glue names)."""
+
+ERRATUM_SOURCES: dict[str, tuple[str, list[str]]] = {
+    # box label → (the source that prints the figure, what each box must show: glue names of the
+    # source's figure and the correction, or the source's own words where it prints no number)
+    "sec-errata-mfu-30": ("the guide", ["70% of the time", "er_mfu_unused"]),
+    "sec-errata-slope": ("the guide", ["斜线变陡", "slope one"]),
+    "sec-errata-h100-ci": ("both", ["er_h100_ci_src", "er_h100_ci"]),
+    "sec-errata-v6e-ci": ("the guide", ["~569", "er_v6e_ci"]),
+    "sec-errata-ici": ("both", ["er_ici_src", "er_d_star_src", "er_d_star"]),
+    "sec-errata-llama-mfu": ("the guide", ["er_mfu_claimed", "er_mfu_real_dense"]),
+    "sec-errata-sweep": ("the guide", ["127.5", "er_e_ai_128", "3641", "er_e_ai_4096"]),
+}
+"""Each erratum box on the errata page, by label: the source it names, and what it must show."""
+
+RECONCILIATION_PAIRS: list[tuple[str, str, tuple[str, ...]]] = [
+    # (a source's rounded figure, the catalog's, the pages checked: () for every page but the
+    # errata page). 240 is also the catalog's TPU v5e int8 critical batch (pages 6 and 10), so
+    # 240/241 is checked where the bf16 critical intensity is taught.
+    (
+        n(1.97e14 / 8.2e11),
+        n(197e12 / 819e9),
+        ("book/02_arithmetic_intensity", "book/03_roofline_chart"),
+    ),
+    (n(2 * 1.97e14 / 4.5e10, 5), n(2 * 197e12 / 50e9, 4), ()),  # ICI, two chips: 8,755.6 / 7,880
+    (n(1e15 / 3.35e12, 4), n(989.5e12 / 3.35e12), ()),  # H100 critical intensity: 298.5 / 295
+    (n(9.1e14 / 1.6e12, 4), n(918e12 / 1638e9), ()),  # TPU v6e critical intensity: 568.8 / 560
+]
+"""A source's rounded figure and the catalog's: only the errata page may show both. (The NVLink
+shard, 2,222 / 2,199, still sits on page 5's tensor-parallel section; not yet enforced.)"""

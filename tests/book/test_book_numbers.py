@@ -104,7 +104,7 @@ def test_key_numbers_match_the_library(html: Path, page: str) -> None:
 
 
 @pytest.mark.parametrize("page", sorted(ERRATA))
-def test_each_erratum_shows_the_chapter_figure_and_the_correction(html: Path, page: str) -> None:
+def test_each_erratum_shows_the_source_figure_and_the_correction(html: Path, page: str) -> None:
     boxes = " ".join(b.get_text() for b in _article(html, page).select("div.admonition.erratum"))
     assert boxes, f"{page}: no erratum box"
     for name in ERRATA[page]:
