@@ -11,7 +11,7 @@ Modules, one idea each:
 * :mod:`~roofline_lib.mfu` — training FLOPs and MFU;
 * :mod:`~roofline_lib.plots` and :mod:`~roofline_lib.palette` — charts;
 * :mod:`~roofline_lib.fmt` — numbers for prose;
-* :mod:`~roofline_lib.chapter` — the chapter's rounded figures and the problems' givens;
+* :mod:`~roofline_lib.chapter` — the sources' rounded figures and their problems' givens;
 * :mod:`~roofline_lib.published` — cited figures from papers and the original (MFU of real runs).
 
 Plotting, the explorer and measurement are imported on first use, so ``import roofline_lib``

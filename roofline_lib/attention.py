@@ -2,7 +2,8 @@
 
 B counts independent attention problems (batch × heads), N is the sequence length, d the head
 dimension, s the bytes per element. FLOPs count the two matmuls only, 4·B·N²·d; the softmax
-(about 5·B·N² FLOPs) is ignored, as in the chapter.
+(about 5·B·N² FLOPs) is ignored, as in the guide's Problem 6 (the original has no attention
+problem).
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ def flash_attention(
     bytes written = B·N·d·s (O).
     Intensity = 2N / (s·(1 + ⌈N/M⌉)) → M·2/s for N ≫ M: M FLOPs/byte in bf16.
 
-    The chapter writes the limit as "≈ M/d" because it measures the tile in *elements* of on-chip
+    The guide writes the limit as "≈ M/d" because it measures the tile in *elements* of on-chip
     memory (a tile of M elements holds M/d rows of a head); here M counts rows.
     """
     b, n, d_, m = broadcast(

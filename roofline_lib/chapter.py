@@ -1,9 +1,16 @@
-"""The figures the chapter works with, and the givens of its six problems.
+"""The figures the course's two sources work with, and the givens of their problems.
 
-The chapter rounds vendor figures (H100 bf16 "9.89e14", TPU v6e "9.1e14" and "1.6 TB/s", TPU v5e
-"8.2e11" or "8.1e11"). To reproduce its arithmetic exactly, the book and the tests use these
-rounded chips; everywhere else the cited catalog in :mod:`roofline_lib.hardware` is used, and
-the book notes where the two differ.
+The sources are *How to Scale Your Model*, Part 1, "All About Rooflines" (**the original**,
+quoted at jax-ml/scaling-book commit 0819a7d), and the Chinese study guide that retells it,
+《Scaling Book 第 2 章：性能分析基石 — Roofline 模型》 (**the guide**). Each docstring here says
+which prints a figure: "the original", "the guide", or "both sources" where they agree. (The
+module and its ``*_CHAPTER`` names keep the word for the part of either source they come from.)
+
+Both sources round vendor figures (H100 bf16 "9.89e14", TPU v6e "9.1e14" and "1.6 TB/s", TPU v5e
+"8.2e11" or "8.1e11"); the guide adds round figures of its own for tensor parallelism and its
+LLaMA-70B example. To reproduce their arithmetic exactly, the book's errata page and the tests use
+these rounded chips; everywhere else the cited catalog in :mod:`roofline_lib.hardware` is used, and
+the errata page lists where the two differ.
 """
 
 from __future__ import annotations
@@ -12,29 +19,31 @@ from dataclasses import dataclass
 
 from .hardware import H100_SXM, TPU_V5E, TPU_V6E, Chip, Link
 
-CHAPTER_LINK_SCOPE = "one-way bytes/s over one link, as the chapter states it"
-"""The scope of the chapter's own link figures. The catalog's links use
-:data:`roofline_lib.hardware.LINK_SCOPE` (per chip, in the pattern a ring collective uses)."""
+CHAPTER_LINK_SCOPE = "one-way bytes/s over one link, as both sources state it"
+"""The scope of the sources' own link figures (both state ICI one-way over one link). The
+catalog's links use :data:`roofline_lib.hardware.LINK_SCOPE` (per chip, in the pattern a ring
+collective uses)."""
 
 V5E_ICI_CHAPTER_BYTES_PER_S = 4.5e10
-"""The chapter's TPU v5e ICI figure, one-way over one link ("~45 GB/s 每方向"). The catalog's
+"""Both sources' TPU v5e ICI figure, one-way over one link (the original: "copy `4.5e10` bytes in
+each direction"; the guide: "~45 GB/s 每方向"). The catalog's
 TPU v5e ICI is 1e11: Google's 5e10 one-way per port × the 2 ports a ring along one axis uses."""
 
 H100_CHAPTER = H100_SXM.with_figures(
-    name="H100 (chapter's figures)",
+    name="H100 (both sources' figures)",
     peak_flops_per_s={"bf16": 9.89e14},
     hbm_bandwidth_bytes_per_s=3.35e12,
 )
-"""H100 as the chapter writes it: 9.89e14 bf16 FLOP/s, 3.35e12 bytes/s."""
+"""H100 as both sources write it: 9.89e14 bf16 FLOP/s, 3.35e12 bytes/s."""
 
 TPU_V5E_CHAPTER = TPU_V5E.with_figures(
-    name="TPU v5e (chapter's figures)",
+    name="TPU v5e (both sources' figures)",
     peak_flops_per_s={"bf16": 1.97e14, "int8": 3.94e14},
     hbm_bandwidth_bytes_per_s=8.2e11,
     links={
         "ici": Link(
             "ici",
-            "ICI (chapter)",
+            "ICI (both sources)",
             V5E_ICI_CHAPTER_BYTES_PER_S,
             CHAPTER_LINK_SCOPE,
             ports="one ICI link between two chips, one direction",
@@ -43,23 +52,24 @@ TPU_V5E_CHAPTER = TPU_V5E.with_figures(
         )
     },
 )
-"""TPU v5e as the chapter writes it: 1.97e14 bf16, 3.94e14 int8, 8.2e11 bytes/s HBM, and ICI at
-4.5e10 bytes/s one-way over one link, so its two-chip example (D = 8192 split in two: network
-intensity 4096 < 1.97e14 / 4.5e10 ≈ 4378) comes out network-bound, as the chapter says."""
+"""TPU v5e as both sources write it: 1.97e14 bf16, 3.94e14 int8, 8.2e11 bytes/s HBM, and ICI at
+4.5e10 bytes/s one-way over one link, so their two-chip example (D = 8192 split in two: network
+intensity 4096 < 1.97e14 / 4.5e10 ≈ 4378) comes out network-bound, as both say (D > 8755)."""
 
 TPU_V6E_CHAPTER = TPU_V6E.with_figures(
-    name="TPU v6e (chapter's figures)",
+    name="TPU v6e (both sources' figures)",
     peak_flops_per_s={"bf16": 9.1e14},
     hbm_bandwidth_bytes_per_s=1.6e12,
 )
-"""TPU v6e as the chapter writes it: 9.1e14 bf16 FLOP/s, 1.6e12 bytes/s."""
+"""TPU v6e as both sources write it: 9.1e14 bf16 FLOP/s, 1.6e12 bytes/s."""
 
 NVLINK_CHAPTER_BYTES_PER_S = 4.5e11
-"""The chapter's H100 NVLink figure, one-way."""
+"""The guide's H100 NVLink figure, one-way ("~450 GB/s（双向 900 GB/s）"); the original gives
+none."""
 IB_CHAPTER_BYTES_PER_S = 5e10
-"""The chapter's InfiniBand figure per GPU, one-way."""
+"""The guide's InfiniBand figure per GPU, one-way ("~50 GB/s"); the original gives none."""
 TP_PEAK_CHAPTER_FLOPS_PER_S = 1e15
-"""The round peak the chapter uses for its tensor-parallelism arithmetic."""
+"""The round peak the guide uses for its tensor-parallelism arithmetic (1e15 / 4.5e11 ≈ 2222)."""
 
 
 @dataclass(frozen=True)
@@ -82,18 +92,21 @@ class ProblemGivens:
 PROBLEM_1 = ProblemGivens(
     hbm_bandwidth_bytes_per_s=8.1e11, peak_flops_per_s=3.94e14, peak_dtype="int8"
 )
-"""Problem 1 (int8 matmul): HBM 8.1e11 bytes/s, 3.94e14 int8 OP/s."""
+"""Problem 1 (int8 matmul), as both sources state it: HBM 8.1e11 bytes/s, 3.94e14 int8 OP/s."""
 PROBLEM_2 = ProblemGivens(
     hbm_bandwidth_bytes_per_s=8.2e11, peak_flops_per_s=1.97e14, peak_dtype="bf16"
 )
 """Problems 2 and 3 (int8 weights, bf16 activations): HBM 8.2e11 bytes/s, 1.97e14 bf16 FLOP/s.
 
-The chapter's Problem 2 gives only the FLOP rate and reasons with its TPU v5e critical intensity
-of 240 (1.97e14 / 8.2e11); its Problem 3 code divides by 8.2e11. The course states 8.2e11."""
+Problem 2 in both sources gives only the FLOP rate and reasons with the TPU v5e critical
+intensity of 240 (1.97e14 / 8.2e11); the guide's Problem 3 code divides by 8.2e11 (the original
+gives no code). The course states 8.2e11."""
 PROBLEM_3_SHAPES = (4096, 1024)
-"""Problem 3 plots D = F = 4096 and D = F = 1024."""
+"""Problem 3 plots D = F = 4096 and D = F = 1024 (the guide's choice; the original asks for
+"several values of D and F")."""
 PROBLEM_6_CHIP = "H100 SXM"
-"""Problem 6 asks about an H100 (the chapter: 3.35 TB/s, 990 TFLOP/s)."""
+"""The guide's Problem 6 (flash attention; the original has five problems) asks about an H100
+(the guide: 3.35 TB/s, 990 TFLOP/s)."""
 
 LLAMA_70B_RUN = {
     "n_params": 70e9,
@@ -106,4 +119,5 @@ LLAMA_70B_RUN = {
     "peak_flops_per_s": 990e12,
     "claimed_mfu": 0.49,
 }
-"""The chapter's LLaMA-70B MFU example (512 H100s, 2048 × 4096 tokens per step, 7 s per step)."""
+"""The guide's LLaMA-70B MFU example (512 H100s, 2048 × 4096 tokens per step, 7 s per step); the
+original has no MFU section."""

@@ -6,9 +6,9 @@ broadcast together and every field of the Cost is then an array of the broadcast
 Counting conventions (used throughout the course):
 
 * A multiply-add is 2 FLOPs. A length-D dot product is counted as 2D FLOPs in a matmul
-  (the chapter's ``2BDF``), and exactly as 2N−1 in :func:`dot_product`.
+  (both sources' ``2BDF``), and exactly as 2N−1 in :func:`dot_product`.
 * Bytes are HBM traffic: every input read once from HBM, every output written once, nothing
-  reused from caches. This is the model the roofline chapter uses; :func:`tiled_matmul`
+  reused from caches. This is the model both sources use; :func:`tiled_matmul`
   is the exception and models re-reads explicitly.
 * Arithmetic intensity = FLOPs / (bytes read + bytes written), in FLOPs per byte.
 """
@@ -106,7 +106,7 @@ class MatmulDtypes:
 BF16 = MatmulDtypes("bf16", "bf16", "bf16")
 """bf16 × bf16 → bf16."""
 INT8 = MatmulDtypes("int8", "int8", "int8")
-"""int8 × int8 → int8 (the output re-quantised to int8, as in the chapter's problems)."""
+"""int8 × int8 → int8 (the output re-quantised to int8, as in both sources' Problem 1)."""
 W8A16 = MatmulDtypes("bf16", "int8", "bf16")
 """bf16 activations × int8 weights → bf16, computed at the bf16 rate."""
 FP32 = MatmulDtypes("fp32", "fp32", "fp32")

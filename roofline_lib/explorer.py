@@ -40,7 +40,7 @@ from .roofline import RooflineEstimate, analyze
 from .sharding import ShardedMatmulCost, sharded_matmul
 
 SHARDS = 2
-"""The network operation splits D over this many chips (the chapter's 2-chip example)."""
+"""The network operation splits D over this many chips (both sources' 2-chip example)."""
 
 
 @dataclass(frozen=True)

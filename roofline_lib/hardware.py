@@ -298,7 +298,7 @@ class Chip:
             yield f"link.{key}", link.one_way_bytes_per_s, link.citation
 
     def with_figures(self, name: str | None = None, **changes: object) -> Chip:
-        """A copy with some figures replaced (e.g. the chapter's rounded numbers); citations kept
+        """A copy with some figures replaced (e.g. the sources' rounded numbers); citations kept
         only for the figures left unchanged."""
         from dataclasses import replace
 
@@ -902,13 +902,13 @@ TPU_V5E = Chip(
         "peak_flops_per_s.int8": _printed(
             _TPU_V5E,
             "Peak compute per chip (Int8): 393 TOPs",
-            "the chapter and the scaling book use 3.94e14 (twice the bf16 rate)",
+            "both sources (the original and the guide) use 3.94e14 (twice the bf16 rate)",
         ),
         "hbm_capacity_bytes": _printed(_TPU_V5E, "HBM2 capacity and bandwidth: 16 GB, 819 GBps"),
         "hbm_bandwidth_bytes_per_s": _printed(
             _TPU_V5E,
             "HBM2 capacity and bandwidth: 16 GB, 819 GBps",
-            "one revision of the page prints '800 GiBps'; the chapter uses 8.2e11 and 8.1e11",
+            "one revision of the page prints '800 GiBps'; both sources use 8.2e11 and 8.1e11",
         ),
         "onchip_capacity_bytes": _printed(
             _SCALING_BOOK_TPU, "VMEM: 128 MiB on TPU v5e", "VMEM bandwidth is not published"
@@ -948,12 +948,12 @@ TPU_V6E = Chip(
     links={"ici": ICI_V6E},
     citations={
         "peak_flops_per_s.bf16": _printed(
-            _TPU_V6E, "Peak compute per chip (bf16): 918 TFLOPs", "the chapter uses 9.1e14"
+            _TPU_V6E, "Peak compute per chip (bf16): 918 TFLOPs", "both sources use 9.1e14"
         ),
         "peak_flops_per_s.int8": _printed(_TPU_V6E, "Peak compute per chip (Int8): 1836 TOPs"),
         "hbm_capacity_bytes": _printed(_TPU_V6E, "HBM capacity per chip: 32 GB"),
         "hbm_bandwidth_bytes_per_s": _printed(
-            _TPU_V6E, "HBM bandwidth per chip: 1638 GBps", "the chapter uses 1.6e12"
+            _TPU_V6E, "HBM bandwidth per chip: 1638 GBps", "both sources use 1.6e12"
         ),
     },
 )

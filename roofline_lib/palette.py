@@ -35,7 +35,7 @@ REGIONS = {
     "compute": OKABE_ITO["bluish_green"],
 }
 """Fill colours for the roofline chart's regions: bandwidth-bound everywhere, bound at the low
-bandwidth only, compute-bound everywhere (the chapter's red, yellow and green)."""
+bandwidth only, compute-bound everywhere (both sources' red, yellow and green)."""
 
 REGION_ALPHA = 0.18
 PEAK = OKABE_ITO["black"]

@@ -1,13 +1,13 @@
-"""Figures the book quotes from published papers and from the original chapter, each cited.
+"""Figures the book quotes from published papers and from the original, each cited.
 
 These are reported results and stated rules of thumb, not hardware specifications (those live in
-:mod:`roofline_lib.hardware`) and not the chapter's rounded arithmetic (:mod:`roofline_lib.chapter`).
+:mod:`roofline_lib.hardware`) and not the sources' rounded arithmetic (:mod:`roofline_lib.chapter`).
 Every page that states one glues it from here, so that "a good MFU" means the same thing on every
 page.
 
 * :data:`REPORTED_MFU` — model FLOPs utilisation of published large training runs;
 * :data:`ACHIEVABLE_MATMUL_FRACTION` — the share of the claimed peak that matmuls reach in practice,
-  as the original chapter states it;
+  as the original states it;
 * :data:`TPU_V5P_VPU_FLOPS_PER_S_PER_CORE` — the vector unit's peak behind the original's VPU roof;
 * :data:`LLAMA2_70B_ATTENTION` — the attention heads of the LLaMA-70B the book uses.
 """
@@ -108,7 +108,7 @@ ACHIEVABLE_MATMUL_FRACTION = {
         "TPUs", 0.95, 0.95, Citation(**ORIGINAL, quote=_ACHIEVABLE_QUOTE, note="footnote")
     ),
 }
-"""The original chapter's footnote on how close real matmuls come to the datasheet peak."""
+"""The original's footnote on how close real matmuls come to the datasheet peak."""
 
 TPU_V5P_VPU_FLOPS_PER_S_PER_CORE = 7e12
 """Peak FLOP/s of a TPU v5p's vector unit (VPU), per core, as the original states it."""

@@ -3,7 +3,8 @@
 A kernel is timed by a *timer*, a callable ``timer(fn, calls) -> seconds`` that runs ``fn``
 ``calls`` times back to back and returns the elapsed wall-clock time, synchronised with the
 device (:class:`PerfCounterTimer` on the CPU, :class:`CudaEventTimer` on a GPU). On top of it
-:func:`time_call` does what the chapter's ``perf_counter`` loop leaves out:
+:func:`time_call` does what a bare ``perf_counter`` loop leaves out (the guide's loop has the
+warm-up, but times one run of its calls and takes the mean):
 
 1. **warm-up** calls, untimed for the statistics, so that first-call costs (thread-pool start,
    page faults on fresh outputs, library initialisation, GPU clocks ramping) do not count;
@@ -12,8 +13,8 @@ device (:class:`PerfCounterTimer` on the CPU, :class:`CudaEventTimer` on a GPU).
 3. the **median** of the repeats as the estimate, and their min and max as the spread, because
    a background process can only ever make a repeat slower, never faster.
 
-:func:`naive_time` is the chapter's loop without warm-up or median, kept for the benchmark that
-shows what careful timing changes.
+:func:`naive_time` is the guide's loop without its warm-up (one timed run, the mean), kept for
+the benchmark that shows what careful timing changes.
 """
 
 from __future__ import annotations
@@ -157,11 +158,12 @@ def time_call(
 
 
 def naive_time(fn: Kernel, iters: int = 10, sync: Callable[[], object] | None = None) -> float:
-    """The chapter's loop: seconds per call = (perf_counter after ``iters`` calls − before) / iters.
+    """The guide's loop, less its warm-up: seconds per call = (perf_counter after ``iters`` calls
+    − before) / iters.
 
     No warm-up and a mean instead of a median, so first-call costs and any interruption land in
     the result. ``sync`` (e.g. ``torch.cuda.synchronize``) is called once after the loop, as the
-    chapter does.
+    guide does.
     """
     if not isinstance(iters, int) or iters < 1:
         raise ValueError(f"iters must be a positive integer, got {iters!r}")
