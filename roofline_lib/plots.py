@@ -109,7 +109,7 @@ def _renderer(fig: Figure):
     return canvas.get_renderer()
 
 
-def _legend(ax: Axes, ncols: int = 1) -> None:
+def legend_below(ax: Axes, ncols: int = 1) -> None:
     """The legend below the axes, outside the plot, so that it hides no line or point: a figure
     legend ("outside lower center") for a one-axes figure with constrained layout, otherwise an
     axes legend at matplotlib's "best" place."""
@@ -130,6 +130,9 @@ def _legend(ax: Axes, ncols: int = 1) -> None:
         )
     else:
         ax.legend(fontsize=MIN_FONT_PT, loc="best")
+
+
+_legend = legend_below
 
 
 _LABEL_SPOTS = (
@@ -180,12 +183,20 @@ def _line_points(ax: Axes) -> np.ndarray:
 
 
 def place_labels(
-    ax: Axes, labels: Sequence[tuple[str, tuple[float, float]]], **text_kw: object
+    ax: Axes,
+    labels: Sequence[tuple[str, tuple[float, float]]],
+    *,
+    avoid_lines: bool = True,
+    **text_kw: object,
 ) -> list[Text]:
     """Annotate each ``(text, (x, y))`` of ``labels`` next to its point, at the first spot of a
     fixed list (up-left, down-right, above, below, ...) where the label stays inside the axes
     and overlaps no marker, no other text of the axes and, if possible, no line. Returns the
-    annotations. Call it last, once the axes' limits and the legend are final."""
+    annotations. Call it last, once the axes' limits and the legend are final. The figure is
+    first fitted to the page (:func:`fit_figure`: width, text size, wrapped titles), so that the
+    layout the labels are placed in is the one the book shows. With ``avoid_lines=False`` a
+    label may cross a line, and takes the nearest spot clear of markers and text."""
+    fit_figure(ax.figure)
     renderer = _renderer(ax.figure)
     inside = ax.get_window_extent(renderer)
     taken = _marker_boxes(ax, renderer) + [
@@ -196,7 +207,7 @@ def place_labels(
     placed = []
     for text, xy in labels:
         chosen = None
-        for avoid_lines in (True, False):
+        for keep_off_lines in (True, False) if avoid_lines else (False,):
             for dx, dy, ha, va in _LABEL_SPOTS:
                 ann = ax.annotate(
                     text, xy, xytext=(dx, dy), textcoords="offset points", ha=ha, va=va, **kw
@@ -209,7 +220,7 @@ def place_labels(
                     and box.y1 <= inside.y1
                 )
                 clear = fits and not any(box.overlaps(t) for t in taken)
-                if clear and avoid_lines and len(lines):
+                if clear and keep_off_lines and len(lines):
                     x, y = lines[:, 0], lines[:, 1]
                     clear = not np.any(
                         (x >= box.x0) & (x <= box.x1) & (y >= box.y0) & (y <= box.y1)
@@ -570,6 +581,109 @@ def plot_intensity_vs_batch(
     ax.set_title(
         title or "A matmul's intensity is about B: newer chips need bigger batches", fontsize=10
     )
+    return ax.figure
+
+
+def _label_lines_on_them(ax: Axes, lines: Sequence[tuple[str, float]]) -> None:
+    """Write each ``(text, slope)`` on the line y = slope·x of log-log ``ax``, on a white box,
+    at the first of several points along the line (from its upper end) where the text stays
+    inside the axes and overlaps no marker and no text already there."""
+    renderer = _renderer(ax.figure)
+    inside = ax.get_window_extent(renderer)
+    taken = _marker_boxes(ax, renderer) + [
+        t.get_window_extent(renderer) for t in ax.texts if t.get_visible() and t.get_text()
+    ]
+    (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
+    for text, slope in lines:
+        lo, hi = max(x0, y0 / slope), min(x1, y1 / slope)
+        if hi <= lo:
+            continue
+        placed = None
+        for x in np.geomspace(lo, hi, 41)[::-1][1:-1]:
+            label = ax.text(
+                x,
+                slope * x,
+                text,
+                ha="center",
+                va="center",
+                fontsize=MIN_FONT_PT,
+                color="0.35",
+                bbox={"fc": "white", "ec": "none", "pad": 0.5},
+                zorder=2,
+            )
+            box = label.get_window_extent(renderer)
+            fits = inside.x0 <= box.x0 and box.x1 <= inside.x1
+            fits = fits and inside.y0 <= box.y0 and box.y1 <= inside.y1
+            if fits and not any(box.overlaps(t) for t in taken):
+                placed = label
+                break
+            label.remove()
+        if placed is not None:
+            taken.append(placed.get_window_extent(renderer))
+
+
+VENDOR_COLORS = {"NVIDIA": palette.SERIES[0], "AMD": palette.SERIES[1], "Google": palette.SERIES[2]}
+"""One colour per chip maker in :func:`plot_chip_balance` (other makers get the fourth colour)."""
+
+
+def plot_chip_balance(
+    chips: Sequence[Chip | str],
+    dtype: str = "bf16",
+    level: str = "hbm",
+    *,
+    intensities: Sequence[float] = (100, 200, 400, 800),
+    arrows: Sequence[tuple[str, str]] = (),
+    ax: Axes | None = None,
+    title: str | None = None,
+) -> Figure:
+    """Each chip as a point at its bandwidth W at ``level`` (x, bytes/s) and its dense ``dtype``
+    peak C (y, FLOP/s), labelled with its critical intensity I* = C/W, on log-log axes. Dashed
+    diagonals C = I·W join the chips of equal I* for each of ``intensities`` (FLOPs/byte); each
+    ``(old, new)`` of ``arrows`` draws an arrow from one chip to another. Labels are placed by
+    :func:`place_labels` (each diagonal's I* on the line, where it is clear of them), so that
+    none overlaps another label or a point."""
+    cs = [get_chip(c) for c in chips]
+    if not cs:
+        raise ValueError("chips must name at least one chip")
+    xs = np.array([c.bandwidth(level) for c in cs], dtype=float)
+    ys = np.array([c.peak(dtype) for c in cs], dtype=float)
+    x_lim = (xs.min() / 1.6, xs.max() * 2.2)  # room at the top right for the diagonals' names
+    y_lim = (ys.min() / 1.6, ys.max() * 2.2)
+    if ax is None:  # taller than the default: nine labelled points
+        ax = Figure(figsize=(PAGE_WIDTH_IN, 4.3), layout="constrained").add_subplot()
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlim(*x_lim)
+    ax.set_ylim(*y_lim)
+    x = np.logspace(np.log10(x_lim[0]), np.log10(x_lim[1]), 50)
+    for i_star in intensities:
+        ax.plot(x, i_star * x, color="0.6", lw=0.8, ls="--", zorder=1)
+    for c, xc, yc in zip(cs, xs, ys, strict=True):
+        color = VENDOR_COLORS.get(c.vendor, palette.SERIES[3])
+        marker = "s" if c.vendor == "Google" else "o"
+        ax.plot([xc], [yc], marker=marker, ms=7, color=color, mec="white", ls="none", zorder=3)
+    for old, new in arrows:
+        a, b = get_chip(old), get_chip(new)
+        ax.annotate(
+            "",
+            xy=(b.bandwidth(level), b.peak(dtype)),
+            xytext=(a.bandwidth(level), a.peak(dtype)),
+            arrowprops={"arrowstyle": "->", "color": "0.3", "lw": 1, "shrinkA": 5, "shrinkB": 5},
+        )
+    for axis, unit in ((ax.xaxis, "B/s"), (ax.yaxis, "FLOP/s")):
+        axis.set_major_locator(LogLocator(base=10, subs=(1, 2, 5)))
+        axis.set_major_formatter(_flops_formatter(unit))
+        axis.set_minor_formatter(FuncFormatter(lambda _v, _pos: ""))
+    ax.set_xlabel(f"{level.upper() if level == 'hbm' else level} bandwidth W (bytes/s)")
+    ax.set_ylabel(f"Dense {dtype} peak C (FLOP/s)")
+    ax.grid(True, which="major", alpha=0.2)
+    ax.set_title(title or f"Critical intensity I* = C/W of each chip ({dtype}, {level})")
+    fit_figure(ax.figure)
+    for c, xc, yc in zip(cs, xs, ys, strict=True):
+        color = VENDOR_COLORS.get(c.vendor, palette.SERIES[3])
+        name = f"{c.name}: {format_number(critical_intensity(c, dtype, level), 3)}"
+        place_labels(ax, [(name, (xc, yc))], avoid_lines=False, color=color)
+    _label_lines_on_them(ax, [(f"I* = {format_number(i, 3)}", i) for i in intensities])
     return ax.figure
 
 
