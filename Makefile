@@ -1,6 +1,7 @@
 # The Roofline course. `make book` and `make test` each set up everything they need.
 #
-#   make book      build the book into _build/html (strict: any warning fails)
+#   make book      build the book into _build/html (strict and nitpicky: any warning, any
+#                  broken cross-reference fails; nitpicky is set in _config.yml)
 #   make test      lint + the whole test suite (what CI runs)
 #   make lab       JupyterLab on a git-ignored copy of the exercises (work/), as a student sees it
 #   make student-kit   dist/roofline-student-kit.zip: what students install (no solutions, no grader)
@@ -47,6 +48,7 @@ _build/.lib-stamp: $(LIB_SOURCES)
 	rm -rf _build/.jupyter_cache
 	@mkdir -p _build && touch $@
 
+# -W --keep-going: every warning fails the build, all reported; _config.yml sets nitpicky (-n)
 book: setup _build/.lib-stamp
 	$(BIN)/jupyter-book build . -W --keep-going --all
 

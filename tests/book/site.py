@@ -95,6 +95,9 @@ class BookBuild:
 def build_book(output: Path, extra_args: tuple[str, ...] = ()) -> BookBuild:
     """Build the book from the repository, strictly (``-W --keep-going``), into ``output``.
 
+    Nitpicky mode (Sphinx's ``-n``: a reference to a missing target is a warning) comes from
+    ``_config.yml``, so this build and ``make book`` check the same references.
+
     ``output`` is the ``--path-output``: the HTML, the doctrees and the execution cache all go
     there, so a build never touches the repository's own ``_build``.
     """

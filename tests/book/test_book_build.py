@@ -6,8 +6,9 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
 
-from tests.book.site import BookBuild, toc_pages
+from tests.book.site import ROOT, BookBuild, toc_pages
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("book")]
 
@@ -52,3 +53,11 @@ def test_mathjax_and_the_widget_manager_are_served_locally(html: Path) -> None:
     static = html / "_static" / "vendor"
     for asset in ("mathjax/tex-mml-chtml.js", "require.js", "html-manager/embed-amd.js"):
         assert (static / asset).is_file(), f"_static/vendor/{asset} is missing"
+
+
+def test_the_build_is_nitpicky() -> None:
+    # set once in _config.yml, which `make book` and build_book (tests/book/site.py) both read
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    assert config["sphinx"]["config"].get("nitpicky") is True, (
+        "_config.yml must set sphinx.config.nitpicky: true (Sphinx's -n)"
+    )
