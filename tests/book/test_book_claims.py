@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from roofline_lib import chapter, published
+from roofline_lib import published
 from roofline_lib.fmt import format_number, format_percent
 from tests.book.test_book_numbers import _article, _rendered
 
@@ -27,9 +27,9 @@ def _shown(html: Path, page: str) -> dict[str, str]:
 
 
 def test_a_network_bound_two_way_split_is_still_a_speed_up(html: Path) -> None:
-    # D = 4096 over two GPUs, chapter's 1e15 FLOP/s and 450 GB/s: one GPU takes 2BDF/C; the split
-    # takes max(BDF/C, 2BF/W) = 2BF/W (network-bound), so the speed-up is D·W/C = 1.84.
-    d, c, w = 4096, chapter.TP_PEAK_CHAPTER_FLOPS_PER_S, chapter.NVLINK_CHAPTER_BYTES_PER_S
+    # D = 4096 over two H100s, the catalog's 989.5e12 FLOP/s and 450 GB/s: one GPU takes 2BDF/C;
+    # the split takes max(BDF/C, 2BF/W) = 2BF/W (network-bound), so the speed-up is D·W/C = 1.86.
+    d, c, w = 4096, 989.5e12, 450e9
     shown = _shown(html, "book/05_network")
     assert shown["small_speedup"] == format_number(d * w / c)
     assert shown["small_speedup_serial"] == format_number(2 * d / (d + 2 * c / w), 2)

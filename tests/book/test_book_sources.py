@@ -124,3 +124,15 @@ def test_errata_page_maps_every_section_to_a_page(html: Path) -> None:
     linked = {a["href"].split("#")[0] for a in table.select("tbody a[href]")}
     pages = {Path(p).name + ".html" for p in OTHER_PAGES if p != "book/intro"}
     assert pages <= linked, f"the map does not link {sorted(pages - linked)}"
+
+
+def test_mfu_example_table_shows_one_set_of_figures(html: Path) -> None:
+    anchor = _article(html, "book/08_mfu").find(id="sec-mfu-example")
+    assert anchor is not None, "book/08_mfu: no section #sec-mfu-example"
+    table = anchor.find_next("table")
+    assert table is not None, "the LLaMA-70B example has no table"
+    header = [th.get_text(strip=True) for th in table.select("thead th")]
+    assert header == ["quantity", "value"], (
+        f"the LLaMA-70B example table has columns {header}; the guide's figures belong on "
+        f"{ERRATA_PAGE}"
+    )
