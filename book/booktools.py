@@ -88,24 +88,63 @@ def fit_to_page(fig: Figure) -> Figure:
     return plots.fit_figure(fig)
 
 
-def figure_svg(fig: Figure) -> SVG:
-    """The Figure, fitted to the page, as an SVG image object (sharp on every screen)."""
-    fit_to_page(fig)
+PAD_IN = 0.06
+"""Padding around a saved figure's tight bounding box, inches."""
+
+
+def _saved_width_in(fig: Figure) -> float:
+    """The width ``fig`` is saved at with ``bbox_inches="tight"``, inches: text outside the
+    axes (a label, a legend) can make it wider than the figure itself."""
+    renderer = fig.canvas.get_renderer() if hasattr(fig.canvas, "get_renderer") else None
+    fig.draw_without_rendering()
+    return fig.get_tightbbox(renderer).width + 2 * PAD_IN
+
+
+def fit_saved_width(fig: Figure, width_in: float = PAGE_WIDTH_IN) -> Figure:
+    """Fit ``fig`` to the page, then narrow it until the picture saved with its tight bounding
+    box is at most ``width_in`` wide: a phone shows the picture at the column's width, so a
+    wider picture would show its text smaller than the page's floor (the browser test measures
+    it: at least 9 CSS px at 390 px)."""
+    plots.fit_figure(fig, width_in=width_in)
+    best_size, best = fig.get_size_inches().copy(), _saved_width_in(fig)
+    for _ in range(6):
+        if best <= width_in + 0.005:
+            break
+        width, height = best_size
+        step = best - width_in + 0.01
+        if width - step < 0.8 * width_in:
+            break
+        fig.set_size_inches(width - step, height)
+        saved = _saved_width_in(fig)
+        if best - saved < step / 2:  # text of a fixed width sticks out: narrowing cannot help
+            break
+        best_size, best = fig.get_size_inches().copy(), saved
+    fig.set_size_inches(*best_size)
+    return fig
+
+
+def figure_svg(fig: Figure, width_in: float = PAGE_WIDTH_IN) -> SVG:
+    """The Figure, fitted to ``width_in`` (:func:`fit_saved_width`), as an SVG image object
+    (sharp on every screen)."""
+    fit_saved_width(fig, width_in)
     buffer = io.StringIO()
-    fig.savefig(buffer, format="svg", bbox_inches="tight", pad_inches=0.06, metadata={"Date": None})
+    fig.savefig(
+        buffer, format="svg", bbox_inches="tight", pad_inches=PAD_IN, metadata={"Date": None}
+    )
     return SVG(buffer.getvalue())
 
 
-def glue_figure(name: str, fig: Figure) -> None:
-    """Make ``fig`` available to ``{glue:figure}`` without displaying it here.
+def glue_figure(name: str, fig: Figure, width_in: float = PAGE_WIDTH_IN) -> None:
+    """Make ``fig`` available to ``{glue:figure}`` without displaying it here, at most
+    ``width_in`` wide (narrower for a figure shown indented, in a box or a dropdown).
 
     Returns None, so that a cell ending with this call shows no ``<Figure ...>`` text."""
-    glue(name, figure_svg(fig), display=False)
+    glue(name, figure_svg(fig, width_in), display=False)
 
 
-def show(fig: Figure) -> None:
-    """Display a Figure as the cell's output (as SVG)."""
-    display(figure_svg(fig))
+def show(fig: Figure, width_in: float = PAGE_WIDTH_IN) -> None:
+    """Display a Figure as the cell's output (as SVG), at most ``width_in`` wide."""
+    display(figure_svg(fig, width_in))
 
 
 def glue_markdown(name: str, text: str) -> None:

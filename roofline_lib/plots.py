@@ -70,11 +70,13 @@ def fit_figure(
 
 
 def _wrap_titles(fig: Figure) -> None:
-    """Wrap any axes title wider than the figure onto as many lines as it needs. Line breaks
+    """Wrap any axes title that would stick out of the figure onto as many lines as it needs. Line breaks
     the title already has are kept; each line that is too wide is wrapped on its own."""
     renderer = _renderer(fig)
-    room = fig.bbox.width * 0.97
     for ax in fig.axes:
+        # the title is centred on the axes: it fits when each half fits on its side of the centre
+        centre = ax.get_window_extent(renderer).x0 + ax.get_window_extent(renderer).width / 2
+        room = 2 * min(centre - fig.bbox.x0, fig.bbox.x1 - centre) * 0.98
         title = ax.title
         original = title.get_text()
         if not original or title.get_window_extent(renderer).width <= room:
@@ -109,6 +111,11 @@ def _renderer(fig: Figure):
     return canvas.get_renderer()
 
 
+LEGEND_WRAP_CHARS = 50
+"""A legend entry longer than this is wrapped: at ``MIN_FONT_PT`` a longer line would make the
+legend wider than the page, and the phone would shrink the whole picture to fit it."""
+
+
 def legend_below(ax: Axes, ncols: int = 1) -> None:
     """The legend below the axes, outside the plot, so that it hides no line or point: a figure
     legend ("outside lower center") for a one-axes figure with constrained layout, otherwise an
@@ -117,6 +124,7 @@ def legend_below(ax: Axes, ncols: int = 1) -> None:
     handles, labels = ax.get_legend_handles_labels()
     if not handles:
         return
+    labels = [textwrap.fill(label, LEGEND_WRAP_CHARS) for label in labels]
     if isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine) and len(fig.axes) == 1:
         for old in list(fig.legends):
             old.remove()
@@ -129,7 +137,7 @@ def legend_below(ax: Axes, ncols: int = 1) -> None:
             frameon=False,
         )
     else:
-        ax.legend(fontsize=MIN_FONT_PT, loc="best")
+        ax.legend(handles, labels, fontsize=MIN_FONT_PT, loc="best")
 
 
 _legend = legend_below

@@ -82,6 +82,32 @@ async () => {
 }
 """
 
+MIN_FIGURE_TEXT_PX = 9.0
+"""The smallest figure text a reader should see on a phone, CSS px (issue 11)."""
+
+_FIGURE_TEXT = """
+async () => {
+  const out = [];
+  for (const img of document.querySelectorAll('article img')) {
+    if (!new URL(img.src).pathname.endsWith('.svg')) continue;
+    const svg = await (await fetch(img.src)).text();
+    const box = svg.match(/viewBox="\\s*[-\\d.]+\\s+[-\\d.]+\\s+([\\d.]+)\\s+([\\d.]+)\\s*"/);
+    const sizes = Array.from(svg.matchAll(/scale\\(([\\d.]+) -\\1\\)/g))
+        .map(m => 100 * parseFloat(m[1]));
+    if (!box || !sizes.length) continue;
+    const shown = img.getBoundingClientRect().width;
+    const smallest = Math.min(...sizes);
+    out.push({src: img.src.split('/').pop(), shownPx: shown, viewBoxWidth: parseFloat(box[1]),
+              smallestFontPt: smallest, smallestFontPx: smallest * shown / parseFloat(box[1])});
+  }
+  return out;
+}
+"""
+"""Each SVG figure of the article as displayed: matplotlib writes text as glyph paths (``svg.fonttype:
+path``) drawn at ``scale(s -s)`` of 100-unit glyphs, so a glyph's font size is ``100 s`` in the
+SVG's user units; shown at ``shownPx`` CSS px for a viewBox ``viewBoxWidth`` wide, it is displayed
+at ``100 s × shownPx / viewBoxWidth`` CSS px."""
+
 _WIDGET_FACTS = """
 () => {
   const root = document.querySelector('.roofline-explorer');
@@ -121,6 +147,8 @@ class PageReport:
     screenshots: list[Path] = field(default_factory=list)
     phone_overflow_px: int = 0
     """How far the page is wider than a phone's screen (0: nothing scrolls sideways)."""
+    phone_figures: list[dict] = field(default_factory=list)
+    """Each SVG figure at the phone's width: its smallest text in CSS px (``_FIGURE_TEXT``)."""
 
 
 @dataclass
@@ -148,6 +176,11 @@ class SiteReport:
                 out.append(f"{p.page}: a widget view is embedded but nothing rendered")
             if p.phone_overflow_px > 0:
                 out.append(f"{p.page}: {p.phone_overflow_px}px wider than a phone's screen")
+            out += [
+                f"{p.page}: figure {f['src']} text {f['smallestFontPx']:.1f}px on a phone"
+                for f in p.phone_figures
+                if f["smallestFontPx"] < MIN_FIGURE_TEXT_PX
+            ]
         return out
 
 
@@ -237,6 +270,7 @@ def check_site(html_dir: Path, pages: list[str], screenshot_dir: Path | None) ->
                 page.set_viewport_size(PHONE)
                 page.wait_for_timeout(300)
                 report.phone_overflow_px = page.evaluate(_PHONE_OVERFLOW)
+                report.phone_figures = page.evaluate(_FIGURE_TEXT)
                 if screenshot_dir is not None:
                     phone = screenshot_dir / "phone" / f"{name}.png"
                     page.screenshot(path=str(phone), full_page=True)

@@ -10,7 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.book.browser import SiteReport, check_file_pages, require_chromium
+from tests.book.browser import (
+    MIN_FIGURE_TEXT_PX,
+    SiteReport,
+    check_file_pages,
+    require_chromium,
+)
 from tests.book.site import SCREENSHOTS, toc_pages
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("book")]
@@ -72,6 +77,19 @@ def test_every_internal_link_resolves(site: SiteReport) -> None:
 def test_no_page_scrolls_sideways_on_a_phone(site: SiteReport) -> None:
     wide = {p.page: p.phone_overflow_px for p in site.pages if p.phone_overflow_px > 0}
     assert not wide, f"pages wider than a 390px phone screen (px too wide): {wide}"
+
+
+def test_figure_text_is_at_least_9px_on_a_phone(site: SiteReport) -> None:
+    figures = [(p.page, f) for p in site.pages for f in p.phone_figures]
+    assert len(figures) >= 10, f"expected the book's SVG figures to be measured, got {figures}"
+    small = [
+        f"{page}: {f['src']} {f['smallestFontPx']:.2f}px"
+        for page, f in figures
+        if f["smallestFontPx"] < MIN_FIGURE_TEXT_PX
+    ]
+    assert not small, f"figure text below {MIN_FIGURE_TEXT_PX}px at 390px wide:\n" + "\n".join(
+        small
+    )
 
 
 def test_nothing_is_requested_from_another_host(site: SiteReport) -> None:

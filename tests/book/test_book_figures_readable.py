@@ -43,8 +43,19 @@ def page_figures(page: str, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, 
     drawn: list[tuple[str, Figure]] = []
     monkeypatch.setattr(myst_nb, "glue", lambda *a, **k: None)
     monkeypatch.setattr(booktools, "glue", lambda *a, **k: None)
-    monkeypatch.setattr(booktools, "glue_figure", lambda name, fig: drawn.append((name, fig)))
-    monkeypatch.setattr(booktools, "show", lambda fig: drawn.append((f"shown {len(drawn)}", fig)))
+
+    def record(name: str, fig: Figure, width_in: float = booktools.PAGE_WIDTH_IN) -> None:
+        booktools.fit_saved_width(fig, width_in)  # as figure_svg does before saving
+        saved = booktools._saved_width_in(fig)
+        assert saved <= width_in + 0.01, f"{name}: saved {saved:.2f} in wide, over {width_in}"
+        drawn.append((name, fig))
+
+    monkeypatch.setattr(booktools, "glue_figure", record)
+    monkeypatch.setattr(
+        booktools,
+        "show",
+        lambda fig, width_in=booktools.PAGE_WIDTH_IN: record(f"shown {len(drawn)}", fig, width_in),
+    )
     monkeypatch.setattr(roofline_lib.measure, "measure", lambda *a, **k: xeon_like_result())
     with mpl.rc_context():
         exec(compile(page_code(page), f"book/{page}.md", "exec"), {"__name__": "__page__"})
