@@ -19,6 +19,8 @@ import re
 import shutil
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -29,7 +31,7 @@ import pytest
 from tests.book.site import serve
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Request, Route
+    from playwright.sync_api import Page, Request, Route
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = (
@@ -122,6 +124,22 @@ _WIDGET_FACTS = """
   };
 }
 """
+
+
+@contextmanager
+def chromium_page(width: int = 1400, height: int = 1000, timeout_ms: int = 120_000) -> Iterator[Page]:
+    """A page of a headless Debian Chromium (driven by playwright, never its own browsers), closed
+    on exit; every wait on it times out after ``timeout_ms``."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS))
+        try:
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.set_default_timeout(timeout_ms)
+            yield page
+        finally:
+            browser.close()
 
 
 def require_chromium() -> None:

@@ -62,6 +62,23 @@ def nbgrader(
     )
 
 
+def grade_quietly(
+    submissions: Path, workspace: Path, *extra: str | Path
+) -> subprocess.CompletedProcess[str]:
+    """roofline-grade on two workers with the tests' cell timeout and no progress bar."""
+    return roofline_grade(
+        submissions,
+        "--out",
+        workspace,
+        "--jobs",
+        "2",
+        "--timeout",
+        CELL_TIMEOUT_S,
+        "--quiet",
+        *extra,
+    )
+
+
 @dataclass
 class GradedRun:
     """The outputs of one roofline-grade run."""
@@ -136,16 +153,7 @@ def graded(tmp_path_factory: pytest.TempPathFactory, release: Path) -> GradedRun
         if not done.is_file():
             for case in all_cases:
                 case.write(submissions)
-            run = roofline_grade(
-                submissions,
-                "--out",
-                workspace,
-                "--jobs",
-                "2",
-                "--timeout",
-                CELL_TIMEOUT_S,
-                "--quiet",
-            )
+            run = grade_quietly(submissions, workspace)
             assert run.returncode == 0, run.stderr[-3000:]
             done.write_text(json.dumps({"stdout": run.stdout, "stderr": run.stderr}))
     outputs = json.loads(done.read_text())

@@ -122,7 +122,7 @@ def _wait_until_up(lab: Lab, server: subprocess.Popen) -> None:
             time.sleep(0.5)
 
 
-def _stop(server: subprocess.Popen) -> None:
+def stop_server(server: subprocess.Popen) -> None:
     """SIGTERM (JupyterLab shuts its kernels down), then SIGKILL the session it started."""
     server.terminate()
     try:
@@ -173,4 +173,4 @@ def running_lab(base: Path, release: Path, *, course_config: bool = True) -> Ite
         _wait_until_up(lab, server)
         yield lab
     finally:
-        _stop(server)
+        stop_server(server)

@@ -13,8 +13,6 @@ Screenshots land in /tmp/formgrader-shots/.
 
 from __future__ import annotations
 
-import os
-import signal
 import socket
 import subprocess
 import sys
@@ -29,11 +27,12 @@ from typing import TYPE_CHECKING
 import pytest
 from nbgrader.api import Gradebook
 
-from tests.book.browser import CHROMIUM, require_chromium
+from tests.book.browser import chromium_page, require_chromium
 
-from .conftest import grading_env
+from .conftest import grade_quietly, grading_env
 from .grading_cases import ROOT
-from .test_grading_manual import RUBRIC_PHRASE, grade, small_class
+from .lab_server import stop_server
+from .test_grading_manual import RUBRIC_PHRASE, small_class
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -94,7 +93,7 @@ def formgrader(tmp_path_factory: pytest.TempPathFactory, release: Path) -> Itera
     require_chromium()
     base = tmp_path_factory.mktemp("formgrader")
     workspace = base / "workspace"
-    run = grade(small_class(release, base / "submissions"), workspace)
+    run = grade_quietly(small_class(release, base / "submissions"), workspace)
     assert run.returncode == 0, run.stderr[-3000:]
     assert not (workspace / "exchange").exists(), "the launcher is what creates it"
     port, log = _free_port(), base / "formgrader.log"
@@ -116,39 +115,24 @@ def formgrader(tmp_path_factory: pytest.TempPathFactory, release: Path) -> Itera
         assert f"formgrader: open {url}/formgrader?token={TOKEN}" in printed, printed[:2000]
         yield Formgrader(url, workspace, log)
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait(timeout=30)
+        stop_server(server)
 
 
 @pytest.fixture(scope="module")
 def page(formgrader: Formgrader) -> Iterator[Page]:
-    from playwright.sync_api import sync_playwright
-
     SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(
-            executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"]
-        )
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            page.set_default_timeout(WAIT_MS)
+    with chromium_page(timeout_ms=WAIT_MS) as page:
 
-            def route(route) -> None:
-                if route.request.url.startswith(formgrader.url):
-                    route.continue_()
-                else:
-                    formgrader.requests_elsewhere.append(route.request.url)
-                    route.abort()
+        def route(route) -> None:
+            if route.request.url.startswith(formgrader.url):
+                route.continue_()
+            else:
+                formgrader.requests_elsewhere.append(route.request.url)
+                route.abort()
 
-            page.route("**/*", route)
-            page.on("pageerror", lambda error: formgrader.page_errors.append(str(error)))
-            yield page
-        finally:
-            browser.close()
+        page.route("**/*", route)
+        page.on("pageerror", lambda error: formgrader.page_errors.append(str(error)))
+        yield page
 
 
 def test_manage_assignments_shows_no_exchange_warning(page: Page, formgrader: Formgrader) -> None:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import nbformat
 import pytest
 
-from tests.book.browser import CHROMIUM, require_chromium
+from tests.book.browser import chromium_page, require_chromium
 
 from .grading_cases import solved
 from .lab_server import TOKEN, Lab, running_lab
@@ -103,19 +103,9 @@ def lab(tmp_path_factory: pytest.TempPathFactory, release: Path) -> Iterator[Lab
 
 @pytest.fixture(scope="module")
 def page(lab: Lab) -> Iterator[Page]:
-    from playwright.sync_api import sync_playwright
-
     SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(
-            executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"]
-        )
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            page.set_default_timeout(WAIT_MS)
-            yield page
-        finally:
-            browser.close()
+    with chromium_page(timeout_ms=WAIT_MS) as page:
+        yield page
 
 
 def _open(page: Page, lab: Lab, path: str) -> None:

@@ -24,7 +24,7 @@ from roofline_grader.gradebook import solutions_fingerprint
 from roofline_grader.manual import COLUMNS, spreadsheet_text
 from roofline_grader.rubric import RUBRICS_FILE, RubricError, hand_parts, parse_rubrics
 
-from .conftest import CELL_TIMEOUT_S, roofline_grade
+from .conftest import grade_quietly
 from .grading_cases import ROOT, Case, release_notebook, solved
 
 ANSWER = textwrap.dedent(
@@ -48,20 +48,6 @@ def small_class(release: Path, folder: Path) -> Path:
     Case("bob", {"problem4": release_notebook(release, "problem4")}).write(folder)
     Case("carol", {}).write(folder)
     return folder
-
-
-def grade(submissions: Path, workspace: Path, *extra: str | Path):
-    return roofline_grade(
-        submissions,
-        "--out",
-        workspace,
-        "--jobs",
-        "2",
-        "--timeout",
-        CELL_TIMEOUT_S,
-        "--quiet",
-        *extra,
-    )
 
 
 # ----------------------------------------------------------------------------------------------
@@ -153,7 +139,7 @@ def graded_class(tmp_path_factory: pytest.TempPathFactory, release: Path) -> Ite
     base = tmp_path_factory.mktemp("hand")
     submissions = small_class(release, base / "submissions")
     sheet = base / "sheet.csv"
-    run = grade(submissions, base / "workspace", "--manual-sheet", sheet)
+    run = grade_quietly(submissions, base / "workspace", "--manual-sheet", sheet)
     assert run.returncode == 0, run.stderr[-3000:]
     yield Class(submissions, base / "workspace", run.stdout, sheet)
 
@@ -213,7 +199,7 @@ def test_hand_scores_from_the_sheet_reach_grades_feedback_and_report(
             row[score], row[comment] = "1.5", "'=Right reason; name the serving consequence."
     filled = _write(tmp_path / "filled.csv", rows)
 
-    run = grade(
+    run = grade_quietly(
         graded_class.submissions,
         graded_class.workspace,
         "--manual-scores",
@@ -240,7 +226,7 @@ def test_hand_scores_from_the_sheet_reach_grades_feedback_and_report(
     # A sheet with the score left empty is "not graded yet": it erases nothing.
     for row in rows[1:]:
         row[score], row[comment] = "", ""
-    again = grade(
+    again = grade_quietly(
         graded_class.submissions,
         graded_class.workspace,
         "--manual-scores",
@@ -280,7 +266,7 @@ def test_a_malformed_sheet_changes_nothing_and_names_every_bad_row(
     before = {
         p: _digest(p) for p in (graded_class.gradebook, graded_class.workspace / "grades.csv")
     }
-    run = grade(
+    run = grade_quietly(
         graded_class.submissions,
         graded_class.workspace,
         "--manual-scores",
@@ -295,7 +281,9 @@ def test_a_malformed_sheet_changes_nothing_and_names_every_bad_row(
     no_score = _write(
         tmp_path / "columns.csv", [["student_id", "part", "points"], ["alice", "p4c_why", "2"]]
     )
-    run = grade(graded_class.submissions, graded_class.workspace, "--manual-scores", no_score)
+    run = grade_quietly(
+        graded_class.submissions, graded_class.workspace, "--manual-scores", no_score
+    )
     assert run.returncode == 2
     assert "row 1: missing column(s) score, comment" in run.stderr
     assert {p: _digest(p) for p in before} == before
