@@ -39,14 +39,14 @@ starting with ``=`` is written as text).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from .integrity import CellInfo
 from .lms import problem_of
 from .report import fmt, grade_parts, write_csv
-from .roster import Roster
+from .roster import Roster, Student
 
 CANVAS_FILE = "canvas_grades.csv"
 MOODLE_FILE = "moodle_grades.csv"
@@ -98,6 +98,29 @@ def canvas_titles(roster: Roster, assignments: Sequence[str]) -> list[str]:
     return titles
 
 
+def _canvas_student(s: Student) -> list[str]:
+    return [s.name, s.lms_id, s.student_id, s.login, s.section]
+
+
+def _moodle_student(s: Student) -> list[str]:
+    return [s.name, s.student_id, s.email, s.login]
+
+
+def _student_rows(
+    roster: Roster,
+    header: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    assignments: Sequence[str],
+    columns: Callable[[Student], list[str]],
+) -> list[list[str]]:
+    """One row per roster student, in its order: ``columns`` of the student, then their problem
+    totals (0 without a submission)."""
+    totals = problem_totals(header, rows, assignments)
+    return [
+        [*columns(s), *totals.get(s.student_id, ["0"] * len(assignments))] for s in roster.students
+    ]
+
+
 def canvas_rows(
     roster: Roster,
     header: Sequence[str],
@@ -113,11 +136,7 @@ def canvas_rows(
         [*CANVAS_STUDENT_COLUMNS, *canvas_titles(roster, assignments)],
         ["Points Possible", "", "", "", "", *(fmt(points[a]) for a in assignments)],
     ]
-    totals = problem_totals(header, rows, assignments)
-    for s in roster.students:
-        scores = totals.get(s.student_id, ["0"] * len(assignments))
-        out.append([s.name, s.lms_id, s.student_id, s.login, s.section, *scores])
-    return out
+    return out + _student_rows(roster, header, rows, assignments, _canvas_student)
 
 
 def moodle_rows(
@@ -130,11 +149,7 @@ def moodle_rows(
     """The Moodle import file's rows, header first (columns as in :func:`canvas_rows`)."""
     assignments = list(problems or index)
     out = [[*MOODLE_STUDENT_COLUMNS, *assignments]]
-    totals = problem_totals(header, rows, assignments)
-    for s in roster.students:
-        scores = totals.get(s.student_id, ["0"] * len(assignments))
-        out.append([s.name, s.student_id, s.email, s.login, *scores])
-    return out
+    return out + _student_rows(roster, header, rows, assignments, _moodle_student)
 
 
 def write_exports(
