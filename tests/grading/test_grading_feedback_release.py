@@ -23,7 +23,7 @@ from nbgrader.utils import get_username, notebook_hash
 
 from roofline_grader.config import COURSE_ID
 
-from .conftest import CELL_TIMEOUT_S, grading_env, roofline_grade
+from .conftest import grade_quietly, grading_env, roofline_grade
 from .conftest import nbgrader as run_nbgrader
 from .grading_cases import ROOT, model_answers
 
@@ -79,16 +79,8 @@ def test_fetch_feedback_delivers_the_course_page_and_no_hidden_test(tmp_path: Pa
     (odd / "submission_secret.txt").write_text(odd_secret)
     (odd / "timestamp.txt").write_text("2025-01-01 12:00:00.000000 UTC")
 
-    run = roofline_grade(
-        workspace / "submitted",
-        "--out",
-        workspace,
-        "--release-feedback",
-        "--exchange",
-        exchange,
-        "--timeout",
-        CELL_TIMEOUT_S,
-        "--quiet",
+    run = grade_quietly(
+        workspace / "submitted", workspace, "--release-feedback", "--exchange", exchange
     )
     assert run.returncode == 0, run.stderr[-3000:]
     assert f"Released to the exchange {exchange.resolve()}" in run.stdout

@@ -40,7 +40,7 @@ import pytest
 from roofline_grader.config import COURSE_ID
 from roofline_grader.exchange import EXCHANGE_MODE
 
-from .conftest import CELL_TIMEOUT_S, roofline_grade
+from .conftest import grade_quietly
 from .grading_cases import ROOT
 from .test_grading_feedback_release import HIDDEN_TEXT, answer
 
@@ -226,16 +226,8 @@ def test_a_class_round_trip_across_os_users(a_class: Class, tmp_path: Path) -> N
     collected = teacher.home / "grading" / "submitted"
     assert (collected / student.name / "problem1" / "submission_secret.txt").is_file()
 
-    run = roofline_grade(
-        collected,
-        "--out",
-        tmp_path / "grading",
-        "--release-feedback",
-        "--exchange",
-        exchange,
-        "--timeout",
-        CELL_TIMEOUT_S,
-        "--quiet",
+    run = grade_quietly(
+        collected, tmp_path / "grading", "--release-feedback", "--exchange", exchange
     )
     assert run.returncode == 0, run.stderr[-3000:]
     assert "1 problem pages; not released: 0." in run.stdout
