@@ -127,15 +127,16 @@ def matmul_dtypes(dtypes: MatmulDtypes | str) -> MatmulDtypes:
 # --------------------------------------------------------------------------------------------
 
 
-def dot_product(N: ArrayLike, dtype: str = "bf16") -> Cost:
-    """x · y for x, y of length N: read 2N elements, do N multiplies and N−1 adds, write 1.
+def dot_product(D: ArrayLike, dtype: str = "bf16") -> Cost:
+    """x · y for x, y of length D: read 2D elements, do D multiplies and D−1 adds, write 1.
 
-    FLOPs = 2N − 1; bytes read = 2·N·s; bytes written = s, where s = bytes per element.
-    Intensity (2N−1)/(2Ns + s) → 1/(2s) as N grows: 0.5 FLOPs/byte in bf16.
+    FLOPs = 2D − 1; bytes read = 2·D·s; bytes written = s, where s = bytes per element.
+    Intensity (2D−1)/(2Ds + s) → 1/(2s) as D grows: 0.5 FLOPs/byte in bf16. (A dot product is
+    the matmul X[1, D] · Y[D, 1]; the book's notation gives a vector's length the letter D.)
     """
-    n = positive_count("N", N)
+    d = positive_count("D", D)
     s = bytes_per_element(dtype)
-    return Cost("dot product", 2 * n - 1, 2 * n * s, s + 0 * n, dtype, (("x", dtype), ("y", dtype)))
+    return Cost("dot product", 2 * d - 1, 2 * d * s, s + 0 * d, dtype, (("x", dtype), ("y", dtype)))
 
 
 ELEMENTWISE_FLOPS_PER_ELEMENT = {
@@ -153,16 +154,16 @@ ELEMENTWISE_FLOPS_PER_ELEMENT = {
 
 
 def elementwise(
-    N: ArrayLike, flops_per_element: ArrayLike | str = 1, dtype: str = "bf16", inputs: int = 1
+    D: ArrayLike, flops_per_element: ArrayLike | str = 1, dtype: str = "bf16", inputs: int = 1
 ) -> Cost:
-    """An elementwise op over N elements: read ``inputs``·N elements, write N, k FLOPs each.
+    """An elementwise op over D elements: read ``inputs``·D elements, write D, k FLOPs each.
 
     ``flops_per_element`` is a number k or a name in ``ELEMENTWISE_FLOPS_PER_ELEMENT``
-    ('relu', 'layernorm', 'softmax'). FLOPs = k·N; bytes = (inputs + 1)·N·s.
-    Intensity = k / ((inputs + 1)·s): it does not grow with N, which is why such ops are
+    ('relu', 'layernorm', 'softmax'). FLOPs = k·D; bytes = (inputs + 1)·D·s.
+    Intensity = k / ((inputs + 1)·s): it does not grow with D, which is why such ops are
     memory-bound unless fused into a neighbouring matmul.
     """
-    n = positive_count("N", N)
+    n = positive_count("D", D)
     if isinstance(flops_per_element, str):
         name = choice("flops_per_element", flops_per_element, ELEMENTWISE_FLOPS_PER_ELEMENT)
         k = np.float64(ELEMENTWISE_FLOPS_PER_ELEMENT[name])
@@ -172,7 +173,7 @@ def elementwise(
         op = "elementwise"
     inputs_ = positive_count("inputs", inputs)
     s = bytes_per_element(dtype)
-    n, k = broadcast(N=n, flops_per_element=k)
+    n, k = broadcast(D=n, flops_per_element=k)
     return Cost(op, k * n, inputs_ * n * s, n * s, dtype, (("x", dtype),))
 
 
@@ -240,59 +241,58 @@ def batched_matmul(
 
 
 def tiled_matmul(
-    m: ArrayLike,
-    k: ArrayLike,
-    n: ArrayLike,
+    B: ArrayLike,
+    D: ArrayLike,
+    F: ArrayLike,
     *,
-    bm: ArrayLike,
-    bk: ArrayLike,
-    bn: ArrayLike,
+    b_B: ArrayLike,
+    b_D: ArrayLike,
+    b_F: ArrayLike,
     dtypes: MatmulDtypes | str = BF16,
 ) -> Cost:
-    """(m, k) × (k, n) computed tile by tile with tiles bm×bk of X and bk×bn of Y held on-chip.
+    """X[B, D] · Y[D, F] computed tile by tile: tiles b_B×b_D of X and b_D×b_F of Y on-chip.
 
-    The tile sizes are keyword-only (``tiled_matmul(m, k, n, bm=128, bk=128, bn=128)``): a
+    The tile sizes are keyword-only (``tiled_matmul(B, D, F, b_B=128, b_D=128, b_F=128)``): a
     swapped positional call would give a wrong number without complaint.
 
-    With tm = m/bm, tn = n/bn, tk = k/bk tiles along each axis (each must divide exactly):
-    FLOPs = 2·tm·tn·tk·bm·bn·bk = 2·m·n·k;
-    bytes read = tm·tn·tk·(bm·bk·s_x + bk·bn·s_y)   (every output tile re-reads its operands);
-    bytes written = m·n·s_z (each output tile written once, after its k-loop).
-    For large k the intensity tends to :func:`tile_intensity`, bm·bn/(bm + bn) in bf16.
+    With t_B = B/b_B, t_D = D/b_D, t_F = F/b_F tiles along each axis (each must divide exactly):
+    FLOPs = 2·t_B·t_F·t_D·b_B·b_F·b_D = 2·B·D·F;
+    bytes read = t_B·t_F·t_D·(b_B·b_D·s_x + b_D·b_F·s_y)   (every output tile re-reads its
+    operands); bytes written = B·F·s_z (each output tile written once, after its D-loop).
+    For large D the intensity tends to :func:`tile_intensity`, b_B·b_F/(b_B + b_F) in bf16.
     """
     dt = matmul_dtypes(dtypes)
-    m_, k_, n_, bm_, bk_, bn_ = _shapes(m=m, k=k, n=n, bm=bm, bk=bk, bn=bn)
+    B_, D_, F_, bB, bD, bF = _shapes(B=B, D=D, F=F, b_B=b_B, b_D=b_D, b_F=b_F)
     for size, tile, sname, tname in (
-        (m_, bm_, "m", "bm"),
-        (k_, bk_, "k", "bk"),
-        (n_, bn_, "n", "bn"),
+        (B_, bB, "B", "b_B"),
+        (D_, bD, "D", "b_D"),
+        (F_, bF, "F", "b_F"),
     ):
         if np.any(np.mod(size, tile) != 0):
             raise ValueError(f"{sname} must be a multiple of the tile size {tname}")
-    tm, tk, tn = m_ / bm_, k_ / bk_, n_ / bn_
+    tiles = (B_ / bB) * (F_ / bF) * (D_ / bD)
     sx, sy, sz = (bytes_per_element(t) for t in (dt.x, dt.y, dt.z))
-    tiles = tm * tn * tk
     return Cost(
         "tiled matmul",
-        2 * m_ * n_ * k_,
-        tiles * (bm_ * bk_ * sx + bk_ * bn_ * sy),
-        m_ * n_ * sz,
+        2 * B_ * D_ * F_,
+        tiles * (bB * bD * sx + bD * bF * sy),
+        B_ * F_ * sz,
         dt.compute,
         dt.as_tuple(),
     )
 
 
 def tile_intensity(
-    *, bm: ArrayLike, bn: ArrayLike, bk: ArrayLike = 128, dtypes: MatmulDtypes | str = BF16
+    *, b_B: ArrayLike, b_F: ArrayLike, b_D: ArrayLike = 128, dtypes: MatmulDtypes | str = BF16
 ) -> ArrayLike:
-    """Intensity of one tile step: 2·bm·bn·bk FLOPs per (bm·bk·s_x + bk·bn·s_y) bytes loaded.
+    """Intensity of one tile step: 2·b_B·b_F·b_D FLOPs per (b_B·b_D·s_x + b_D·b_F·s_y) bytes.
 
-    Keyword-only, like :func:`tiled_matmul`'s tile sizes: ``tile_intensity(bm=128, bn=256)``.
+    Keyword-only, like :func:`tiled_matmul`'s tile sizes: ``tile_intensity(b_B=128, b_F=256)``.
 
-    In bf16 this is bm·bn/(bm + bn), independent of bk: 64, 128 and 256 FLOPs/byte for square
-    tiles of 128, 256 and 512. Larger on-chip memory → larger tiles → more reuse.
+    In bf16 this is b_B·b_F/(b_B + b_F), independent of b_D: 64, 128 and 256 FLOPs/byte for
+    square tiles of 128, 256 and 512. Larger on-chip memory → larger tiles → more reuse.
     """
     dt = matmul_dtypes(dtypes)
-    bm_, bn_, bk_ = _shapes(bm=bm, bn=bn, bk=bk)
+    bB, bF, bD = _shapes(b_B=b_B, b_F=b_F, b_D=b_D)
     sx, sy = bytes_per_element(dt.x), bytes_per_element(dt.y)
-    return out(2 * bm_ * bn_ * bk_ / (bm_ * bk_ * sx + bk_ * bn_ * sy))
+    return out(2 * bB * bF * bD / (bB * bD * sx + bD * bF * sy))

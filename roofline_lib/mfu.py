@@ -19,8 +19,9 @@ class TrainingFlops:
     """FLOPs of one training step (forward and backward).
 
     Attributes:
-        dense_flops: 6 · parameters · tokens.
-        attention_flops: 12 · layers · seq_len · attention_width · tokens (0 if not requested),
+        dense_flops: 6 · parameters · tokens (6·P·B).
+        attention_flops: 12 · layers · seq_len · attention_width · tokens (12·L·S·H·d·B; 0 if
+            not requested),
             attention_width being query heads × head dimension.
     """
 
@@ -41,18 +42,22 @@ def training_flops(
 ) -> TrainingFlops:
     """Training FLOPs for ``tokens`` tokens through a dense transformer of ``n_params`` parameters.
 
-    dense = 6·P·T: each parameter does one multiply-add (2 FLOPs) per token in the forward pass
+    In the book's notation (P parameters, B tokens in the step, L layers, sequence length S,
+    H query heads of dimension d):
+
+    dense = 6·P·B: each parameter does one multiply-add (2 FLOPs) per token in the forward pass
     and twice that in the backward pass (gradients for activations and for weights): 2 + 4 = 6.
 
-    attention = 12·L·H·Q·s·T (pass n_layers L, seq_len s and attention_width H·Q to include it),
-    PaLM's formula (Chowdhery et al. 2022, Appendix B: model FLOPs per token 6N + 12·L·H·Q·T,
-    with H heads of dimension Q and sequence length T). Per token and layer, QKᵀ and P·V cost
-    2·2·s·H·Q FLOPs forward, ×3 with backward. ``attention_width`` = query heads × head dimension,
-    which need not equal d_model: PaLM-540B has 48 × 256 = 12,288 against d_model 18,432, and
-    Gemma-7B 16 × 256 = 4,096 against 3,072. Grouped-query attention shares K and V between
-    heads but not these FLOPs, so count the query heads. The full s×s score matrix is counted
-    (no causal halving), as PaLM and Megatron-LM do. Per *sequence* this is 12·L·s²·H·Q; per
-    step it is multiplied by the number of sequences, which T = sequences × s does here.
+    attention = 12·L·S·H·d·B (pass n_layers L, seq_len S and attention_width H·d to include it),
+    PaLM's formula (Chowdhery et al. 2022, Appendix B: model FLOPs per token 6N + 12·L·H·Q·T in
+    their letters, N parameters, H heads of dimension Q, sequence length T). Per token and layer,
+    the scores Q·Kᵀ and the weighted sum A·V cost 2·2·S·H·d FLOPs forward, ×3 with backward.
+    ``attention_width`` = query heads × head dimension, which need not equal d_model: PaLM-540B
+    has 48 × 256 = 12,288 against d_model 18,432, and Gemma-7B 16 × 256 = 4,096 against 3,072.
+    Grouped-query attention shares K and V between heads but not these FLOPs, so count the query
+    heads. The full S×S score matrix is counted (no causal halving), as PaLM and Megatron-LM do.
+    Per *sequence* this is 12·L·S²·H·d; per step it is multiplied by the number of sequences,
+    which B = sequences × S does here.
     """
     p = positive_count("n_params", n_params)
     t = positive_count("tokens", tokens)

@@ -24,12 +24,12 @@ COUNT_PARAMETERS = [
     (lambda v: rl.matmul(8, v, 8), "D"),
     (lambda v: rl.matmul_small_batch(8, 8, v), "F"),
     (lambda v: rl.batched_matmul(v, 8, 8), "B"),
-    (lambda v: rl.dot_product(v), "N"),
-    (lambda v: rl.elementwise(v, 3), "N"),
+    (lambda v: rl.dot_product(v), "D"),
+    (lambda v: rl.elementwise(v, 3), "D"),
     (lambda v: rl.elementwise(16, v), "flops_per_element"),
-    (lambda v: rl.standard_attention(1, v, 64), "N"),
+    (lambda v: rl.standard_attention(1, v, 64), "S"),
     (lambda v: rl.flash_attention(1, 128, 64, v), "M"),
-    (lambda v: rl.tiled_matmul(256, 256, 256, bm=v, bk=128, bn=128), "bm"),
+    (lambda v: rl.tiled_matmul(256, 256, 256, b_B=v, b_D=128, b_F=128), "b_B"),
     (lambda v: rl.sharded_matmul(8, 64, 8, v), "n_chips"),
     (lambda v: rl.training_flops(v, 1e6), "n_params"),
     (lambda v: rl.model_flops_utilization(1e18, 7.0, v, 1e15), "n_chips"),
@@ -102,8 +102,8 @@ def test_unknown_names_raise_key_error_listing_the_allowed_names(call, message):
 def test_inconsistent_shapes_are_explained():
     with pytest.raises(ValueError, match=r"do not broadcast: B\(3,\), D\(2,\)"):
         rl.matmul(np.array([1, 2, 3]), np.array([4, 5]), 8)
-    with pytest.raises(ValueError, match="m must be a multiple of the tile size bm"):
-        rl.tiled_matmul(300, 256, 256, bm=128, bk=128, bn=128)
+    with pytest.raises(ValueError, match="B must be a multiple of the tile size b_B"):
+        rl.tiled_matmul(300, 256, 256, b_B=128, b_D=128, b_F=128)
     with pytest.raises(ValueError, match="D must be a multiple of n_chips"):
         rl.sharded_matmul(8, 100, 8, 3)
     with pytest.raises(ValueError, match="give both D and F"):

@@ -87,9 +87,11 @@ def test_bf16_matmul_intensity_is_about_b_when_b_is_much_smaller_than_d_and_f():
 
 def test_tiles_of_128_256_512_give_intensity_64_128_256():
     for tile, expected in ((128, 64), (256, 128), (512, 256)):
-        assert rl.tile_intensity(bm=tile, bn=tile) == pytest.approx(expected)
+        assert rl.tile_intensity(b_B=tile, b_F=tile) == pytest.approx(expected)
         # The whole tiled matmul tends to the tile's intensity as k grows (one output write).
-        tiled = rl.tiled_matmul(8192, 2**20, 8192, bm=tile, bk=tile, bn=tile).arithmetic_intensity
+        tiled = rl.tiled_matmul(
+            8192, 2**20, 8192, b_B=tile, b_D=tile, b_F=tile
+        ).arithmetic_intensity
         assert tiled == pytest.approx(expected, rel=1e-3)
 
 
@@ -198,7 +200,7 @@ def test_standard_attention_intensity_tends_to_half_the_head_dim_and_flash_to_th
     big_n = 2**20
     assert rl.standard_attention(1, big_n, d).arithmetic_intensity == pytest.approx(d / 2, rel=1e-3)
     assert rl.flash_attention(1, big_n, d, 128).arithmetic_intensity == pytest.approx(128, rel=1e-3)
-    # memory-bound at every N on an H100: d/2 = 64 < 295
+    # memory-bound at every S on an H100: d/2 = 64 < 295
     assert rl.standard_attention_critical_seq_len(d, rl.critical_intensity(H100)) == np.inf
 
 

@@ -176,8 +176,8 @@ def test_tile_sizes_must_be_named():
         rl.tile_intensity(128, 256)  # type: ignore[misc]
     with pytest.raises(TypeError):
         rl.tiled_matmul(256, 256, 256, 128, 128, 128)  # type: ignore[misc]
-    assert rl.tile_intensity(bm=128, bn=256) == pytest.approx(128 * 256 / (128 + 256))
+    assert rl.tile_intensity(b_B=128, b_F=256) == pytest.approx(128 * 256 / (128 + 256))
     # the order of the keywords does not matter, unlike the old positional orders
-    a = rl.tiled_matmul(512, 1024, 256, bm=128, bk=256, bn=64)
-    b = rl.tiled_matmul(512, 1024, 256, bn=64, bm=128, bk=256)
+    a = rl.tiled_matmul(512, 1024, 256, b_B=128, b_D=256, b_F=64)
+    b = rl.tiled_matmul(512, 1024, 256, b_F=64, b_B=128, b_D=256)
     assert a == b

@@ -102,7 +102,7 @@ def test_critical_batch_is_where_the_exact_matmul_turns_compute_bound(b, d, f, d
 
 @given(n=big_sizes, d=st.sampled_from([64, 128, 256]), rows_per_d=st.sampled_from([1, 2, 4]))
 def test_flash_attention_moves_fewer_bytes_than_standard_attention(n, d, rows_per_d):
-    # With tiles of M ≥ d rows, 4·B·N·d·(1 + ⌈N/M⌉) < 8·B·N·d + 8·B·N² whenever N > M. (Tiles of
+    # With tiles of M ≥ d rows, 4·H·S·d·(1 + ⌈S/M⌉) < 8·H·S·d + 8·H·S² whenever S > M. (Tiles of
     # fewer than d/2 rows re-read K and V so often that flash would move more bytes.)
     m = d * rows_per_d
     standard = rl.standard_attention(2, n, d)
