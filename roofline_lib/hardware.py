@@ -346,6 +346,10 @@ _A100_WP = _cite(
     "NVIDIA A100 Tensor Core GPU Architecture (whitepaper)",
     "https://images.nvidia.com/aem-dam/en-zz/Solutions/data-center/nvidia-ampere-architecture-whitepaper.pdf",
 )
+_NVLINK_PAGE = _cite(
+    "NVIDIA NVLink and NVLink Switch (per-GPU link counts of each generation)",
+    "https://www.nvidia.com/en-us/data-center/nvlink/",
+)
 _HGX = _cite(
     "NVIDIA HGX Platform: HGX B200 specifications", "https://www.nvidia.com/en-us/data-center/hgx/"
 )
@@ -424,8 +428,10 @@ NVLINK3 = _link(
         **_A100_DS,
         quote="NVLink: 600GB/s",
         bidirectional_headline=True,
-        note="600 GB/s counts both directions of all 12 links (the A100 whitepaper: 12 "
-        "third-generation links, 600 GB/s in total): 25 GB/s one-way per link × 12 = 300 GB/s",
+        note="600 GB/s counts both directions of all 12 links: 25 GB/s one-way per link × 12 = "
+        "300 GB/s. The count of 12 is NVIDIA's (the A100 whitepaper, and the NVLink page: 'A "
+        "single NVIDIA A100 Tensor Core GPU supports up to twelve third-generation NVLink "
+        "connections for a total bandwidth of 600 GB/s')",
     ),
 )
 NVLINK4 = _link(
@@ -438,8 +444,10 @@ NVLINK4 = _link(
         **_H100_DS,
         quote="NVLink: 900GB/s",
         bidirectional_headline=True,
-        note="900 GB/s counts both directions of all 18 links (the H100 whitepaper: 18 "
-        "fourth-generation links, 900 GB/s in total): 25 GB/s one-way per link × 18 = 450 GB/s",
+        note="900 GB/s counts both directions of all 18 links: 25 GB/s one-way per link × 18 = "
+        "450 GB/s. The count of 18 is NVIDIA's (the H100 whitepaper: 18 fourth-generation "
+        "NVLink links, 900 GB/s in total; the DGX H100 datasheet: '18x NVIDIA NVLink "
+        "connections per GPU, 900GB/s of bidirectional GPU-to-GPU bandwidth')",
     ),
 )
 NVLINK5 = _link(
@@ -449,12 +457,14 @@ NVLINK5 = _link(
     18,
     "per B200 GPU, all 18 links to the NVSwitch fabric together",
     Citation(
-        **_HGX,
-        quote="NVLink (fifth generation): 1.8TB/s GPU-to-GPU bandwidth",
+        **_NVLINK_PAGE,
+        quote="A single NVIDIA Blackwell Tensor Core GPU supports up to 18 NVLink 100 "
+        "gigabyte-per-second (GB/s) connections for a total bandwidth of 1.8 terabytes per "
+        "second (TB/s)",
         bidirectional_headline=True,
-        note="1.8 TB/s counts both directions of all 18 links: 50 GB/s one-way per link × 18 "
-        "= 900 GB/s",
-        assumed="18 links per B200 (as on Hopper; NVIDIA's HGX page prints only the total)",
+        note="100 GB/s per link and 1.8 TB/s in total count both directions: 50 GB/s one-way per "
+        "link × 18 = 900 GB/s (NVIDIA's HGX page prints the same total: 'NVLink (fifth "
+        "generation): 1.8TB/s GPU-to-GPU bandwidth')",
     ),
 )
 IB_NDR = _link(

@@ -115,3 +115,23 @@ def test_the_chapters_two_chip_example_is_network_bound_on_the_chapters_chip():
     assert rl.analyze(rl.sharded_matmul(1024, 8756 * 2, 8192, n_chips=2), chip, "ici").regime == (
         "compute-bound"
     )
+
+
+@pytest.mark.parametrize(
+    ("key", "links", "words"),
+    [
+        ("nvlink3", 12, "twelve third-generation NVLink connections"),
+        ("nvlink4", 18, "18x NVIDIA NVLink"),
+    ],
+)
+def test_nvlink_link_counts_quote_nvidia(key, links, words):
+    """The A100's 12 and the H100's 18 NVLinks per GPU are NVIDIA's own counts, quoted."""
+    link = rl.get_link(key)
+    assert link.ports_used == links
+    assert words in link.citation.note and not link.citation.assumed
+
+
+def test_b200_nvlink_count_is_quoted_not_assumed():
+    link = rl.get_chip("B200").links["nvlink5"]
+    assert "18 NVLink 100" in link.citation.quote and link.ports_used == 18
+    assert not link.citation.assumed, "NVIDIA's NVLink page states 18 links per Blackwell GPU"
