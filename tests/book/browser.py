@@ -127,7 +127,9 @@ _WIDGET_FACTS = """
 
 
 @contextmanager
-def chromium_page(width: int = 1400, height: int = 1000, timeout_ms: int = 120_000) -> Iterator[Page]:
+def chromium_page(
+    width: int = 1400, height: int = 1000, timeout_ms: int = 120_000
+) -> Iterator[Page]:
     """A page of a headless Debian Chromium (driven by playwright, never its own browsers), closed
     on exit; every wait on it times out after ``timeout_ms``."""
     from playwright.sync_api import sync_playwright
