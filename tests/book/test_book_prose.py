@@ -1,0 +1,37 @@
+"""Every page is short enough to read in one sitting: at most 1,200 words of prose (issue 11).
+
+What counts as prose is defined once, in :mod:`tests.book.prose` (the text a reader reads as
+sentences: code, outputs, tables and math left out; headings, boxes, captions and worked
+solutions counted).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.book.prose import PROSE_WORDS_PER_PAGE, prose_words
+from tests.book.site import toc_pages
+
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("book")]
+
+
+@pytest.mark.parametrize("page", toc_pages())
+def test_page_prose_is_at_most_the_limit(html: Path, page: str) -> None:
+    words = prose_words((html / f"{page}.html").read_text(encoding="utf-8"))
+    assert words <= PROSE_WORDS_PER_PAGE, (
+        f"{page}: {words:,} words of prose, over {PROSE_WORDS_PER_PAGE:,}; tighten it without "
+        "dropping a result (count with: python -m tests.book.prose <page>.html)"
+    )
+
+
+def test_the_counter_leaves_out_code_math_and_tables() -> None:
+    page = (
+        "<article><h1>Two words</h1><p>One two three <span class='math'>\\(x + y\\)</span>.</p>"
+        "<div class='cell_input'><pre>print('not prose at all')</pre></div>"
+        "<table><tr><td>not counted either</td></tr></table>"
+        "<details><summary>Solution</summary><p>counted too, 1,200 is no word</p></details>"
+        "</article>"
+    )
+    assert prose_words(page) == 2 + 3 + 1 + 5  # "1,200" is a number, not a word
