@@ -137,7 +137,7 @@ def test_requirements_refuse_a_pin_that_breaks_a_dependency():
 def student_env(home: Path) -> dict[str, str]:
     """A student's shell: none of make's PYTHONPATH, MPLBACKEND or venv, and Jupyter's and
     IPython's own folders empty, so that nothing of this machine's set-up is picked up."""
-    repo_bin = str(ROOT / ".venv" / "bin")
+    repo_bin = str(Path(sys.executable).parent)  # make's .venv/bin, or the venv pytest runs in
     env = {
         k: v
         for k, v in os.environ.items()

@@ -25,8 +25,10 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
-VENV_BIN = ROOT / ".venv" / "bin"
-JUPYTER_BOOK = VENV_BIN / "jupyter-book"
+INTERPRETER_BIN = Path(sys.executable).parent
+"""The running interpreter's scripts folder (``.venv/bin`` under make, or whichever environment
+pytest runs in), where jupyter-book and the kernel's Python are installed."""
+JUPYTER_BOOK = INTERPRETER_BIN / "jupyter-book"
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 BUILD_TIMEOUT_S = 540
 BUILD_LOG = "build.log"
@@ -59,7 +61,7 @@ def book_env() -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT)
     env["MPLBACKEND"] = "Agg"
-    env["PATH"] = f"{VENV_BIN}{os.pathsep}{env.get('PATH', '')}"
+    env["PATH"] = f"{INTERPRETER_BIN}{os.pathsep}{env.get('PATH', '')}"
     return env
 
 
