@@ -18,7 +18,6 @@ import logging
 import os
 import shutil
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -98,12 +97,6 @@ def generate(course: Course, out: Path, db_url: str | None = None) -> None:
     out.mkdir(parents=True, exist_ok=True)
     converter = GenerateAssignment(coursedir=CourseDirectory(config=c), config=c, log=LOG)
     converter.start()
-
-
-def record_assignments(course: Course, db_url: str) -> None:
-    """Record every assignment of ``course`` in the gradebook at ``db_url`` (release discarded)."""
-    with tempfile.TemporaryDirectory(prefix="roofline-release-") as tmp:
-        generate(course, Path(tmp), db_url=db_url)
 
 
 def release(course: Course, out: Path | None = None) -> list[Path]:

@@ -147,16 +147,6 @@ def choice(name: str, value: object, allowed: Iterable[str]) -> str:
     return value
 
 
-def scalar_real(name: str, value: object) -> float:
-    """Check a single finite real number (not an array)."""
-    if isinstance(value, bool) or not isinstance(value, Real | np.floating | np.integer):
-        raise ValueError(f"{name} must be a single real number, got {value!r}")
-    out = float(value)
-    if not np.isfinite(out):
-        raise ValueError(f"{name} must be finite, got {value!r}")
-    return out
-
-
 def out(value: np.ndarray | float) -> ArrayLike:
     """Return a Python float for a 0-d result and the array itself otherwise."""
     arr = np.asarray(value)

@@ -67,11 +67,6 @@ class Cost:
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             return out(np.where(total > 0, np.asarray(self.flops) / total, np.inf))
 
-    @property
-    def dtype_map(self) -> dict[str, str]:
-        """Operand dtypes as a dict."""
-        return dict(self.dtypes)
-
 
 # --------------------------------------------------------------------------------------------
 # Dtype combinations for a matmul

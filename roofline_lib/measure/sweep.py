@@ -84,11 +84,6 @@ class SweepPoint:
         return self.achieved_flops_per_s / self.predicted_flops_per_s
 
     @property
-    def achieved_bytes_per_s(self) -> float:
-        """bytes / median seconds per call: the bandwidth the point achieved, bytes/s."""
-        return self.timing.rate(self.bytes)
-
-    @property
     def repeats(self) -> int:
         return self.timing.repeats
 
