@@ -52,7 +52,7 @@ class Operation:
         short: a short name for the chart's title.
         uses: which of the sliders B, D, F the operation depends on.
         build: (B, D, F, dtypes) → its cost.
-        network: True if it is timed on the chip's first network link instead of HBM.
+        network: True if it is timed on the chip's default_link instead of HBM.
         vector: True for vector (non-matmul) work, which runs below the matrix-unit peak.
     """
 
@@ -217,7 +217,7 @@ def evaluate(
         raise ValueError(f"unknown number_format {number_format!r}; allowed: {allowed}")
     operation = OPERATIONS[op]
     cost = operation.build(int(B), int(D), int(F), _matmul_dtypes(number_format))
-    level = next(iter(c.links), None) if operation.network else "hbm"
+    level = c.default_link if operation.network else "hbm"
     if level is None:
         raise ValueError(f"{c.name} has no network link, so op {op!r} cannot be timed on it")
     return Reading(c, number_format, op, int(B), int(D), int(F), cost, analyze(cost, c, level))

@@ -59,6 +59,7 @@ PALM_540B_MFU = ReportedMFU(
             "((238.3×6×540)/(275×6144)) or 46.2% with it"
         ),
         note="MFU with self-attention counted, against 275 TFLOP/s dense bf16 per TPU v4",
+        verified="2026-12-01",
     ),
 )
 
@@ -74,6 +75,7 @@ LLAMA3_405B_MFU = ReportedMFU(
             "we achieve an overall BF16 Model FLOPs Utilization (MFU; Chowdhery et al., 2023) of "
             "38-43% for the configurations shown in Table 4"
         ),
+        verified="2026-12-01",
     ),
 )
 
@@ -102,10 +104,16 @@ _ACHIEVABLE_QUOTE = (
 )
 ACHIEVABLE_MATMUL_FRACTION = {
     "gpu": AchievableFraction(
-        "H100, B200", 0.80, 0.85, Citation(**ORIGINAL, quote=_ACHIEVABLE_QUOTE, note="footnote")
+        "H100, B200",
+        0.80,
+        0.85,
+        Citation(**ORIGINAL, quote=_ACHIEVABLE_QUOTE, note="footnote", verified="2026-12-01"),
     ),
     "tpu": AchievableFraction(
-        "TPUs", 0.95, 0.95, Citation(**ORIGINAL, quote=_ACHIEVABLE_QUOTE, note="footnote")
+        "TPUs",
+        0.95,
+        0.95,
+        Citation(**ORIGINAL, quote=_ACHIEVABLE_QUOTE, note="footnote", verified="2026-12-01"),
     ),
 }
 """The original's footnote on how close real matmuls come to the datasheet peak."""
@@ -119,6 +127,7 @@ TPU_V5P_VPU_CITATION = Citation(
         "7e12 FLOPs / second per core, so its critical intensity is around 3"
     ),
     note="footnote to the dot-product example",
+    verified="2026-12-01",
 )
 TPU_V5P_VPU_CRITICAL_INTENSITY_ORIGINAL = 3
 """The original's rounded critical intensity of the TPU v5p VPU ("around 3"), FLOPs/byte."""
@@ -153,5 +162,6 @@ LLAMA2_70B_ATTENTION = AttentionHeads(
             "head dimension 8192 / 64 = 128; grouped-query attention for the 70B model is "
             "also stated in Llama 2 (Touvron et al., 2023, arXiv:2307.09288), Table 1"
         ),
+        verified="2026-12-01",
     ),
 )

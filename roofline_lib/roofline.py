@@ -303,12 +303,13 @@ def analyze(
 
     A :class:`Cost` counts memory traffic, so it is timed at a memory level: 'hbm' (default) or
     'onchip' where the chip publishes it; a link key is an error. A :class:`ShardedMatmulCost`
-    is timed on a network link, ``level`` being the link key (default: the chip's first link);
+    is timed on a network link, ``level`` being the link key (default: the chip's
+    :attr:`~roofline_lib.hardware.Chip.default_link`);
     its memory side is ``cost.hbm``. ``dtype`` overrides the cost's compute dtype.
     """
     c = get_chip(chip)
     if isinstance(cost, ShardedMatmulCost):
-        link = level if level is not None else next(iter(c.links), None)
+        link = level if level is not None else c.default_link
         if link is None or link not in c.links:
             allowed = ", ".join(repr(k) for k in c.links) or "none"
             raise ValueError(

@@ -1,313 +1,14 @@
-"""Hardware catalog: chips and links, every figure with its source.
+"""The catalog's data: every chip and link the course uses, each figure with its source.
 
-Conventions
------------
-* Compute rates are **dense** peak rates in FLOP/s (or OP/s for integers). Where a vendor's
-  headline figure assumes 2:4 structured sparsity, the catalog stores half of it and the
-  figure's :class:`Citation` says so (``sparse_headline=True``).
-* Link bandwidths follow one scope, :data:`LINK_SCOPE`: **one-way bytes/s per chip, in the
-  pattern a ring collective uses**, i.e. the bytes a chip can send per second (while it
-  receives as many) over all the links a ring collective over its group drives at once:
-  ``one_way_bytes_per_s = per_port_one_way_bytes_per_s × ports_used``. A GPU's NVLinks to the
-  NVSwitch fabric are all used (18 links); an MI300X in an 8-GPU platform drives its 7 peer links
-  at once; a TPU ring along one torus axis uses the two ports on that axis (one to each
-  neighbour); InfiniBand and PCIe use one port. Where the vendor's figure adds both directions,
-  the per-port figure is half of it (``bidirectional_headline=True``). Each link records its
-  scope (:attr:`Link.scope`), its per-port figure and its port count.
-* Memory sizes are in bytes (GiB = 2**30 bytes, GB = 1e9 bytes, as the source writes them).
-* A figure computed from other published figures (no vendor states it) has ``derived=True``
-  and its note shows the arithmetic.
-
-A user-defined chip is an ordinary :class:`Chip`; citations are optional for it::
-
-    my_chip = Chip(name="My NPU", peak_flops_per_s={"bf16": 4e14}, hbm_bandwidth_bytes_per_s=1.2e12)
+Adding a chip is one edit: define its :class:`~roofline_lib.hardware.types.Chip` here (with a
+:class:`~roofline_lib.hardware.types.Citation` per figure) and put it in :data:`CHIPS`; lookup by
+name and alias is derived (:mod:`roofline_lib.hardware.lookup`). CONTRIBUTING.md walks through it;
+the conventions every figure follows are in :mod:`roofline_lib.hardware`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
-from types import MappingProxyType
-
-from ._checks import UnknownNameError, positive_real
-from .dtypes import DTYPES
-
-# --------------------------------------------------------------------------------------------
-# Types
-# --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Citation:
-    """Where a figure comes from and how the stored SI value follows from what the source prints.
-
-    Attributes:
-        title: the document's title.
-        url: where to read it.
-        quote: the figure as the source prints it, e.g. ``"BF16 Tensor Core: 1,979 teraFLOPS*"``.
-        sparse_headline: the printed figure assumes 2:4 structured sparsity; the catalog halves it.
-        bidirectional_headline: the printed figure adds both directions; the catalog halves it.
-        derived: no source prints this figure; it is computed from published ones (see ``note``).
-        note: the arithmetic from ``quote`` to the stored value, and any caveat.
-        assumed: what the figure takes for granted that no cited source states, and why
-            (empty when every input is sourced).
-    """
-
-    title: str
-    url: str
-    quote: str
-    sparse_headline: bool = False
-    bidirectional_headline: bool = False
-    derived: bool = False
-    note: str = ""
-    assumed: str = ""
-
-    def __post_init__(self) -> None:
-        if not self.title.strip() or not self.url.startswith("https://"):
-            raise ValueError("a Citation needs a title and an https:// url")
-
-    @property
-    def basis(self) -> str:
-        """A short label for tables: how the stored value relates to the printed one."""
-        parts = []
-        if self.sparse_headline:
-            parts.append("dense = sparse headline ÷ 2")
-        if self.bidirectional_headline:
-            parts.append("one-way = bidirectional headline ÷ 2")
-        if self.derived:
-            parts.append("derived")
-        if self.assumed:
-            parts.append(f"assumed: {self.assumed}")
-        return "; ".join(parts) or "as printed"
-
-
-LINK_SCOPE = "one-way bytes/s per chip, in the pattern a ring collective uses"
-"""The scope of every catalog link figure (see the module docstring)."""
-
-
-@dataclass(frozen=True)
-class Link:
-    """A chip-to-chip (or chip-to-host) link, as seen from one chip.
-
-    Attributes:
-        key: short name used as a roofline *level*, e.g. ``"nvlink4"``.
-        name: display name, e.g. ``"NVLink 4"``.
-        one_way_bytes_per_s: bandwidth in one direction, bytes/s, in the stated ``scope``:
-            ``per_port_one_way_bytes_per_s × ports_used`` when those are given.
-        scope: what the figure covers; :data:`LINK_SCOPE` for every catalog link.
-        ports: the hardware behind the figure, e.g. "18 NVLink 4 links to the NVSwitch fabric".
-        citation: the figure's source (optional for user-defined links).
-        per_port_one_way_bytes_per_s: one link's (one port's) one-way bandwidth, bytes/s.
-        ports_used: how many such links the chip drives at once in that scope.
-    """
-
-    key: str
-    name: str
-    one_way_bytes_per_s: float
-    scope: str = ""
-    citation: Citation | None = None
-    ports: str = ""
-    per_port_one_way_bytes_per_s: float | None = None
-    ports_used: int | None = None
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.key, str) or not self.key.isidentifier():
-            raise ValueError(
-                f"Link key must be a short identifier such as 'nvlink4', got {self.key!r}"
-            )
-        object.__setattr__(
-            self,
-            "one_way_bytes_per_s",
-            float(
-                positive_real(
-                    f"{self.key}.one_way_bytes_per_s", self.one_way_bytes_per_s, "bytes/s"
-                )
-            ),
-        )
-        per_port, count = self.per_port_one_way_bytes_per_s, self.ports_used
-        if (per_port is None) != (count is None):
-            raise ValueError(
-                f"Link {self.key!r}: give both per_port_one_way_bytes_per_s and ports_used, "
-                "or neither"
-            )
-        if per_port is None:
-            return
-        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            raise ValueError(
-                f"Link {self.key!r}: ports_used must be a whole number ≥ 1, got {count!r}"
-            )
-        per_port = float(
-            positive_real(f"{self.key}.per_port_one_way_bytes_per_s", per_port, "bytes/s")
-        )
-        object.__setattr__(self, "per_port_one_way_bytes_per_s", per_port)
-        if abs(per_port * count - self.one_way_bytes_per_s) > 1e-9 * self.one_way_bytes_per_s:
-            raise ValueError(
-                f"Link {self.key!r}: one_way_bytes_per_s ({self.one_way_bytes_per_s:g}) must "
-                f"equal per_port_one_way_bytes_per_s × ports_used ({per_port:g} × {count})"
-            )
-
-    @property
-    def basis(self) -> str:
-        """How the figure is built, for tables: the scope and ``ports_used × per-port`` (what
-        the ports are is in :attr:`ports`)."""
-        parts = [self.scope] if self.scope else []
-        if self.ports_used is not None and self.per_port_one_way_bytes_per_s is not None:
-            parts.append(f"{self.ports_used} × {self.per_port_one_way_bytes_per_s / 1e9:g} GB/s")
-        return "; ".join(parts)
-
-
-MEMORY_LEVELS = ("hbm", "onchip")
-"""Roofline levels inside a chip. A chip's link keys are levels too (see :meth:`Chip.levels`)."""
-
-
-@dataclass(frozen=True)
-class Chip:
-    """One accelerator chip: dense peak rates, memories and links, in SI units.
-
-    Attributes:
-        name: display name, e.g. ``"H100 SXM"``.
-        peak_flops_per_s: dense peak FLOP/s (OP/s for integer dtypes) by dtype name.
-        hbm_bandwidth_bytes_per_s: main-memory (HBM) bandwidth, bytes/s.
-        hbm_capacity_bytes: main-memory capacity, bytes (optional).
-        onchip_name: what the vendor calls its programmer-managed on-chip memory ("SMEM", "VMEM").
-        onchip_capacity_bytes: total on-chip memory, bytes (optional).
-        onchip_bandwidth_bytes_per_s: on-chip memory bandwidth, bytes/s (optional).
-        links: interconnects by key; each key is also a roofline level.
-        citations: sources, keyed by figure: ``"peak_flops_per_s.bf16"``, ``"hbm_bandwidth_bytes_per_s"``,
-            ``"hbm_capacity_bytes"``, ``"onchip_capacity_bytes"``, ``"onchip_bandwidth_bytes_per_s"``.
-        vendor: the maker.
-    """
-
-    name: str
-    peak_flops_per_s: Mapping[str, float]
-    hbm_bandwidth_bytes_per_s: float
-    hbm_capacity_bytes: float | None = None
-    onchip_name: str = "on-chip memory"
-    onchip_capacity_bytes: float | None = None
-    onchip_bandwidth_bytes_per_s: float | None = None
-    links: Mapping[str, Link] = field(default_factory=dict)
-    citations: Mapping[str, Citation] = field(default_factory=dict)
-    vendor: str = ""
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not self.name.strip():
-            raise ValueError(f"Chip name must be a non-empty string, got {self.name!r}")
-        if not self.peak_flops_per_s:
-            raise ValueError(f"Chip {self.name!r}: peak_flops_per_s needs at least one dtype")
-        peaks = {}
-        for dtype, rate in self.peak_flops_per_s.items():
-            if dtype not in DTYPES:
-                raise UnknownNameError(
-                    f"Chip {self.name!r}: unknown dtype {dtype!r} in peak_flops_per_s; "
-                    f"allowed: {', '.join(DTYPES)}"
-                )
-            peaks[dtype] = float(positive_real(f"peak_flops_per_s[{dtype!r}]", rate, "FLOP/s"))
-        object.__setattr__(self, "peak_flops_per_s", MappingProxyType(peaks))
-        object.__setattr__(
-            self,
-            "hbm_bandwidth_bytes_per_s",
-            float(
-                positive_real(
-                    "hbm_bandwidth_bytes_per_s", self.hbm_bandwidth_bytes_per_s, "bytes/s"
-                )
-            ),
-        )
-        for attr, unit in (
-            ("hbm_capacity_bytes", "bytes"),
-            ("onchip_capacity_bytes", "bytes"),
-            ("onchip_bandwidth_bytes_per_s", "bytes/s"),
-        ):
-            value = getattr(self, attr)
-            if value is not None:
-                object.__setattr__(self, attr, float(positive_real(attr, value, unit)))
-        links = dict(self.links)
-        for key, link in links.items():
-            if not isinstance(link, Link) or link.key != key:
-                raise ValueError(
-                    f"Chip {self.name!r}: links[{key!r}] must be a Link with key {key!r}"
-                )
-            if key in MEMORY_LEVELS:
-                raise ValueError(f"Chip {self.name!r}: a link may not be called {key!r}")
-        object.__setattr__(self, "links", MappingProxyType(links))
-        object.__setattr__(self, "citations", MappingProxyType(dict(self.citations)))
-
-    # -- lookups --------------------------------------------------------------------------
-
-    @property
-    def dtypes(self) -> tuple[str, ...]:
-        """The dtypes this chip has a published dense peak for."""
-        return tuple(self.peak_flops_per_s)
-
-    def peak(self, dtype: str = "bf16") -> float:
-        """Dense peak FLOP/s for ``dtype``; raises UnknownNameError listing the chip's dtypes."""
-        if dtype not in self.peak_flops_per_s:
-            raise UnknownNameError(
-                f"{self.name} has no published peak for dtype {dtype!r}; "
-                f"allowed: {', '.join(repr(d) for d in self.dtypes)}"
-            )
-        return self.peak_flops_per_s[dtype]
-
-    @property
-    def levels(self) -> tuple[str, ...]:
-        """Roofline levels with a known bandwidth: 'hbm', 'onchip' (if known), then link keys."""
-        levels = ["hbm"]
-        if self.onchip_bandwidth_bytes_per_s is not None:
-            levels.append("onchip")
-        return (*levels, *self.links)
-
-    def bandwidth(self, level: str = "hbm") -> float:
-        """Bandwidth in bytes/s at a roofline level (one-way for links).
-
-        ``level`` is ``"hbm"``, ``"onchip"`` or one of the chip's link keys.
-        """
-        if level == "hbm":
-            return self.hbm_bandwidth_bytes_per_s
-        if level == "onchip" and self.onchip_bandwidth_bytes_per_s is not None:
-            return self.onchip_bandwidth_bytes_per_s
-        if level in self.links:
-            return self.links[level].one_way_bytes_per_s
-        raise UnknownNameError(
-            f"{self.name} has no bandwidth for level {level!r}; "
-            f"allowed: {', '.join(repr(lv) for lv in self.levels)}"
-        )
-
-    def level_name(self, level: str) -> str:
-        """Display name of a level: 'HBM', the on-chip memory's name, or the link's name."""
-        self.bandwidth(level)  # validates
-        if level == "hbm":
-            return "HBM"
-        if level == "onchip":
-            return self.onchip_name
-        return self.links[level].name
-
-    def figures(self) -> Iterator[tuple[str, float, Citation | None]]:
-        """Every numeric figure of the chip as ``(key, value, citation)``; links as ``link.<key>``."""
-        for dtype, rate in self.peak_flops_per_s.items():
-            key = f"peak_flops_per_s.{dtype}"
-            yield key, rate, self.citations.get(key)
-        for attr in (
-            "hbm_bandwidth_bytes_per_s",
-            "hbm_capacity_bytes",
-            "onchip_capacity_bytes",
-            "onchip_bandwidth_bytes_per_s",
-        ):
-            value = getattr(self, attr)
-            if value is not None:
-                yield attr, value, self.citations.get(attr)
-        for key, link in self.links.items():
-            yield f"link.{key}", link.one_way_bytes_per_s, link.citation
-
-    def with_figures(self, name: str | None = None, **changes: object) -> Chip:
-        """A copy with some figures replaced (e.g. the sources' rounded numbers); citations kept
-        only for the figures left unchanged."""
-        from dataclasses import replace
-
-        dropped = set(changes)
-        if "peak_flops_per_s" in changes:
-            dropped |= {f"peak_flops_per_s.{d}" for d in self.peak_flops_per_s}
-        citations = {k: v for k, v in self.citations.items() if k not in dropped}
-        return replace(self, name=name or self.name, citations=citations, **changes)
-
+from .types import LINK_SCOPE, Chip, Citation, Link
 
 # --------------------------------------------------------------------------------------------
 # Sources
@@ -380,16 +81,22 @@ _SCALING_BOOK_TPU = _cite(
 )
 
 
-def _sparse(src: dict[str, str], quote: str, note: str = "") -> Citation:
-    return Citation(**src, quote=quote, sparse_headline=True, note=note or "dense = headline ÷ 2")
+def _sparse(src: dict[str, str], quote: str, note: str = "", *, verified: str) -> Citation:
+    return Citation(
+        **src,
+        quote=quote,
+        verified=verified,
+        sparse_headline=True,
+        note=note or "dense = headline ÷ 2",
+    )
 
 
-def _printed(src: dict[str, str], quote: str, note: str = "") -> Citation:
-    return Citation(**src, quote=quote, note=note)
+def _printed(src: dict[str, str], quote: str, note: str = "", *, verified: str) -> Citation:
+    return Citation(**src, quote=quote, verified=verified, note=note)
 
 
-def _derived(src: dict[str, str], quote: str, note: str) -> Citation:
-    return Citation(**src, quote=quote, derived=True, note=note)
+def _derived(src: dict[str, str], quote: str, note: str, *, verified: str) -> Citation:
+    return Citation(**src, quote=quote, verified=verified, derived=True, note=note)
 
 
 # --------------------------------------------------------------------------------------------
@@ -432,6 +139,7 @@ NVLINK3 = _link(
         "300 GB/s. The count of 12 is NVIDIA's (the A100 whitepaper, and the NVLink page: 'A "
         "single NVIDIA A100 Tensor Core GPU supports up to twelve third-generation NVLink "
         "connections for a total bandwidth of 600 GB/s')",
+        verified="2026-12-01",
     ),
 )
 NVLINK4 = _link(
@@ -448,6 +156,7 @@ NVLINK4 = _link(
         "450 GB/s. The count of 18 is NVIDIA's (the H100 whitepaper: 18 fourth-generation "
         "NVLink links, 900 GB/s in total; the DGX H100 datasheet: '18x NVIDIA NVLink "
         "connections per GPU, 900GB/s of bidirectional GPU-to-GPU bandwidth')",
+        verified="2026-12-01",
     ),
 )
 NVLINK5 = _link(
@@ -465,6 +174,7 @@ NVLINK5 = _link(
         note="100 GB/s per link and 1.8 TB/s in total count both directions: 50 GB/s one-way per "
         "link × 18 = 900 GB/s (NVIDIA's HGX page prints the same total: 'NVLink (fifth "
         "generation): 1.8TB/s GPU-to-GPU bandwidth')",
+        verified="2026-12-01",
     ),
 )
 IB_NDR = _link(
@@ -478,6 +188,7 @@ IB_NDR = _link(
         quote="8x single-port NVIDIA ConnectX-7 VPI, up to 400Gb/s InfiniBand/Ethernet",
         note="400 Gb/s per port is a per-direction (full-duplex) rate: 400/8 = 50 GB/s "
         "one-way × 1 port per GPU",
+        verified="2026-12-01",
     ),
 )
 IB_HDR = _link(
@@ -490,6 +201,7 @@ IB_HDR = _link(
         **_DGX_A100,
         quote="8x single-port NVIDIA ConnectX-6 VPI, 200Gb/s HDR InfiniBand",
         note="200 Gb/s per port is a per-direction rate: 200/8 = 25 GB/s one-way × 1 port per GPU",
+        verified="2026-12-01",
     ),
 )
 PCIE4 = _link(
@@ -504,6 +216,7 @@ PCIE4 = _link(
         bidirectional_headline=True,
         note="64 GB/s counts both directions; one-way = 32 GB/s × 1 slot (31.5 GB/s after "
         "128b/130b encoding)",
+        verified="2026-12-01",
     ),
 )
 PCIE5 = _link(
@@ -518,6 +231,7 @@ PCIE5 = _link(
         bidirectional_headline=True,
         note="128 GB/s counts both directions; one-way = 64 GB/s × 1 slot (63.0 GB/s after "
         "128b/130b encoding)",
+        verified="2026-12-01",
     ),
 )
 INFINITY_FABRIC = _link(
@@ -535,6 +249,7 @@ INFINITY_FABRIC = _link(
         "link carries traffic, as all 18 NVLinks do on an H100)",
         assumed="7 links per GPU: the 8-GPU MI300X platform connects every GPU directly to "
         "each of the other 7; the quoted data sheet gives the per-link figure only",
+        verified="2026-12-01",
     ),
 )
 
@@ -546,6 +261,8 @@ def _ici(
     bidir_total_bytes_per_s: float,
     chip: str,
     ports_source: str = "",
+    *,
+    verified: str,
 ) -> Link:
     per_port = bidir_total_bytes_per_s / ports / 2
     return _link(
@@ -558,6 +275,7 @@ def _ici(
         Citation(
             **src,
             quote=quote,
+            verified=verified,
             bidirectional_headline=True,
             derived=True,
             note=f"{bidir_total_bytes_per_s / GB:g} GB/s over {ports} ports, both directions: "
@@ -581,6 +299,7 @@ ICI_V4 = _link(
         quote="TPU v4p ICI BW/link: 4.5e10 bytes/s one-way (9e10 bidi)",
         note="4.5e10 one-way per link × 2 links along a ring axis = 9e10 bytes/s; "
         "Cloud TPU v4 documentation gives no per-chip ICI figure",
+        verified="2026-12-01",
     ),
 )
 ICI_V5E = _ici(
@@ -590,6 +309,7 @@ ICI_V5E = _ici(
     4,
     400 * GB,
     "TPU v5e",
+    verified="2026-12-01",
 )
 ICI_V5P = _ici(
     _TPU_V5P,
@@ -601,6 +321,7 @@ ICI_V5P = _ici(
     "6 ports: How to Scale Your Model (Part 2) says 'TPU v4 and TPU v5p are connected to the "
     "nearest 6 neighbors (forming a 3D torus)', and its table gives 1e11 bytes/s one-way per "
     "v5p link, which 1200 / 6 / 2 reproduces",
+    verified="2026-12-01",
 )
 ICI_V6E = _ici(
     _TPU_V6E,
@@ -609,15 +330,21 @@ ICI_V6E = _ici(
     4,
     800 * GB,
     "TPU v6e",
+    verified="2026-12-01",
 )
 
-LINKS: MappingProxyType[str, Link] = MappingProxyType(
-    {
-        link.key: link
-        for link in (NVLINK3, NVLINK4, NVLINK5, IB_HDR, IB_NDR, PCIE4, PCIE5, INFINITY_FABRIC)
-    }
+NETWORK_LINKS: tuple[Link, ...] = (
+    NVLINK3,
+    NVLINK4,
+    NVLINK5,
+    IB_HDR,
+    IB_NDR,
+    PCIE4,
+    PCIE5,
+    INFINITY_FABRIC,
 )
-"""The GPU interconnects, by key. TPU ICI differs per generation; see each TPU chip's ``links``."""
+"""The GPU interconnects, found by key with :func:`~roofline_lib.hardware.get_link`. TPU ICI
+differs per generation; see each TPU chip's ``links``."""
 
 # --------------------------------------------------------------------------------------------
 # Chips
@@ -633,10 +360,17 @@ _H100_SMEM_BW_NOTE = (
 
 
 def _hopper(
-    name: str, ds: dict[str, str], hbm_bytes: float, hbm_quote: str, hbm_bw: float, bw_quote: str
+    name: str,
+    ds: dict[str, str],
+    hbm_bytes: float,
+    hbm_quote: str,
+    hbm_bw: float,
+    bw_quote: str,
+    aliases: tuple[str, ...] = (),
 ) -> Chip:
     return Chip(
         name=name,
+        aliases=aliases,
         vendor="NVIDIA",
         peak_flops_per_s={
             "fp64": 67 * T,
@@ -653,40 +387,61 @@ def _hopper(
         onchip_capacity_bytes=132 * 228 * KiB,
         onchip_bandwidth_bytes_per_s=132 * 128 * 1.83e9,
         links={"nvlink4": NVLINK4, "ib_ndr": IB_NDR, "pcie5": PCIE5},
+        default_link="nvlink4",
         citations={
-            "peak_flops_per_s.fp64": _printed(ds, "FP64 Tensor Core: 67 teraFLOPS", "dense"),
+            "peak_flops_per_s.fp64": _printed(
+                ds, "FP64 Tensor Core: 67 teraFLOPS", "dense", verified="2026-12-01"
+            ),
             "peak_flops_per_s.fp32": _printed(
-                ds, "FP32: 67 teraFLOPS", "dense, CUDA cores (no tensor cores)"
+                ds,
+                "FP32: 67 teraFLOPS",
+                "dense, CUDA cores (no tensor cores)",
+                verified="2026-12-01",
             ),
             "peak_flops_per_s.tf32": _sparse(
-                ds, "TF32 Tensor Core: 989 teraFLOPS* (*with sparsity)"
+                ds, "TF32 Tensor Core: 989 teraFLOPS* (*with sparsity)", verified="2026-12-01"
             ),
             "peak_flops_per_s.bf16": _sparse(
                 ds,
                 "BFLOAT16 Tensor Core: 1,979 teraFLOPS* (*with sparsity)",
                 "dense = 1,979 ÷ 2 = 989.5 TFLOPS (the whitepaper prints 989.4)",
+                verified="2026-12-01",
             ),
             "peak_flops_per_s.fp16": _sparse(
-                ds, "FP16 Tensor Core: 1,979 teraFLOPS* (*with sparsity)"
+                ds, "FP16 Tensor Core: 1,979 teraFLOPS* (*with sparsity)", verified="2026-12-01"
             ),
             "peak_flops_per_s.fp8": _sparse(
-                ds, "FP8 Tensor Core: 3,958 teraFLOPS* (*with sparsity)"
+                ds, "FP8 Tensor Core: 3,958 teraFLOPS* (*with sparsity)", verified="2026-12-01"
             ),
-            "peak_flops_per_s.int8": _sparse(ds, "INT8 Tensor Core: 3,958 TOPS* (*with sparsity)"),
-            "hbm_capacity_bytes": _printed(ds, hbm_quote),
-            "hbm_bandwidth_bytes_per_s": _printed(ds, bw_quote),
+            "peak_flops_per_s.int8": _sparse(
+                ds, "INT8 Tensor Core: 3,958 TOPS* (*with sparsity)", verified="2026-12-01"
+            ),
+            "hbm_capacity_bytes": _printed(ds, hbm_quote, verified="2026-12-01"),
+            "hbm_bandwidth_bytes_per_s": _printed(ds, bw_quote, verified="2026-12-01"),
             "onchip_capacity_bytes": _derived(
-                _H100_WP, "Shared Memory Size / SM: Configurable up to 228 KB", _H100_SMEM_NOTE
+                _H100_WP,
+                "Shared Memory Size / SM: Configurable up to 228 KB",
+                _H100_SMEM_NOTE,
+                verified="2026-12-01",
             ),
             "onchip_bandwidth_bytes_per_s": _derived(
-                _CUDA_GUIDE, "32 banks, 4 bytes each, per clock per SM", _H100_SMEM_BW_NOTE
+                _CUDA_GUIDE,
+                "32 banks, 4 bytes each, per clock per SM",
+                _H100_SMEM_BW_NOTE,
+                verified="2026-12-01",
             ),
         },
     )
 
 
 H100_SXM = _hopper(
-    "H100 SXM", _H100_DS, 80 * GB, "GPU Memory: 80GB", 3.35 * TB, "GPU Memory Bandwidth: 3.35TB/s"
+    "H100 SXM",
+    _H100_DS,
+    80 * GB,
+    "GPU Memory: 80GB",
+    3.35 * TB,
+    "GPU Memory Bandwidth: 3.35TB/s",
+    aliases=("H100",),
 )
 H200 = _hopper(
     "H200", _H200_DS, 141 * GB, "GPU Memory: 141GB", 4.8 * TB, "GPU Memory Bandwidth: 4.8TB/s"
@@ -694,6 +449,7 @@ H200 = _hopper(
 
 A100_80GB = Chip(
     name="A100 80GB SXM",
+    aliases=("A100", "A100 80GB"),
     vendor="NVIDIA",
     peak_flops_per_s={
         "fp64": 19.5 * T,
@@ -709,40 +465,53 @@ A100_80GB = Chip(
     onchip_capacity_bytes=108 * 164 * KiB,
     onchip_bandwidth_bytes_per_s=108 * 128 * 1.41e9,
     links={"nvlink3": NVLINK3, "ib_hdr": IB_HDR, "pcie4": PCIE4},
+    default_link="nvlink3",
     citations={
-        "peak_flops_per_s.fp64": _printed(_A100_DS, "FP64 Tensor Core: 19.5 TFLOPS", "dense"),
-        "peak_flops_per_s.fp32": _printed(_A100_DS, "FP32: 19.5 TFLOPS", "dense"),
+        "peak_flops_per_s.fp64": _printed(
+            _A100_DS, "FP64 Tensor Core: 19.5 TFLOPS", "dense", verified="2026-12-01"
+        ),
+        "peak_flops_per_s.fp32": _printed(
+            _A100_DS, "FP32: 19.5 TFLOPS", "dense", verified="2026-12-01"
+        ),
         "peak_flops_per_s.tf32": _printed(
             _A100_DS,
             "Tensor Float 32 (TF32): 156 TFLOPS | 312 TFLOPS*",
             "the dense figure is printed; * is with sparsity",
+            verified="2026-12-01",
         ),
         "peak_flops_per_s.bf16": _printed(
             _A100_DS,
             "BFLOAT16 Tensor Core: 312 TFLOPS | 624 TFLOPS*",
             "the dense figure is printed; * is with sparsity",
+            verified="2026-12-01",
         ),
         "peak_flops_per_s.fp16": _printed(
             _A100_DS,
             "FP16 Tensor Core: 312 TFLOPS | 624 TFLOPS*",
             "the dense figure is printed; * is with sparsity",
+            verified="2026-12-01",
         ),
         "peak_flops_per_s.int8": _printed(
             _A100_DS,
             "INT8 Tensor Core: 624 TOPS | 1248 TOPS*",
             "the dense figure is printed; * is with sparsity",
+            verified="2026-12-01",
         ),
-        "hbm_capacity_bytes": _printed(_A100_DS, "GPU Memory: 80GB HBM2e"),
+        "hbm_capacity_bytes": _printed(_A100_DS, "GPU Memory: 80GB HBM2e", verified="2026-12-01"),
         "hbm_bandwidth_bytes_per_s": _printed(
-            _A100_DS, "GPU Memory Bandwidth: 2,039GB/s (A100 80GB SXM)"
+            _A100_DS, "GPU Memory Bandwidth: 2,039GB/s (A100 80GB SXM)", verified="2026-12-01"
         ),
         "onchip_capacity_bytes": _derived(
-            _A100_WP, "shared memory configurable up to 164 KB per SM", "108 SMs × 164 KiB"
+            _A100_WP,
+            "shared memory configurable up to 164 KB per SM",
+            "108 SMs × 164 KiB",
+            verified="2026-12-01",
         ),
         "onchip_bandwidth_bytes_per_s": _derived(
             _CUDA_GUIDE,
             "32 banks, 4 bytes each, per clock per SM",
             "no vendor figure; 108 SMs × 128 bytes/clock × 1.41 GHz boost clock = 19.5 TB/s",
+            verified="2026-12-01",
         ),
     },
 )
@@ -764,52 +533,67 @@ B200 = Chip(
     hbm_capacity_bytes=1440 * GB / 8,
     hbm_bandwidth_bytes_per_s=7.7 * TB,
     links={"nvlink5": NVLINK5, "ib_ndr": IB_NDR},
+    default_link="nvlink5",
     citations={
         "peak_flops_per_s.fp64": _printed(
             _HGX,
             "HGX B200, per GPU: FP64/FP64 Tensor Core 37 TFLOPS",
             "dense: NVIDIA prints no sparse FP64 figure",
+            verified="2026-12-01",
         ),
         "peak_flops_per_s.fp32": _printed(
-            _HGX, "HGX B200 (8 GPUs): FP32 600 TFLOPS", "dense; per GPU = 600 ÷ 8 = 75 TFLOPS"
+            _HGX,
+            "HGX B200 (8 GPUs): FP32 600 TFLOPS",
+            "dense; per GPU = 600 ÷ 8 = 75 TFLOPS",
+            verified="2026-12-01",
         ),
         "peak_flops_per_s.tf32": _sparse(
             _HGX,
             "HGX B200 (8 GPUs): TF32 Tensor Core 18 PFLOPS* (*with sparsity)",
             "per GPU dense = 18 ÷ 8 ÷ 2 = 1.125 PFLOPS",
+            verified="2026-12-01",
         ),
         "peak_flops_per_s.bf16": _sparse(
             _HGX,
             "HGX B200 (8 GPUs): FP16/BF16 Tensor Core 36 PFLOPS* (*with sparsity)",
             "per GPU dense = 36 ÷ 8 ÷ 2 = 2.25 PFLOPS",
+            verified="2026-12-01",
         ),
         "peak_flops_per_s.fp16": _sparse(
             _HGX,
             "HGX B200 (8 GPUs): FP16/BF16 Tensor Core 36 PFLOPS* (*with sparsity)",
             "per GPU dense = 36 ÷ 8 ÷ 2 = 2.25 PFLOPS",
+            verified="2026-12-01",
         ),
         "peak_flops_per_s.fp8": _sparse(
             _HGX,
             "HGX B200 (8 GPUs): FP8/FP6 Tensor Core 72 PFLOPS* (*with sparsity)",
             "per GPU dense = 72 ÷ 8 ÷ 2 = 4.5 PFLOPS",
+            verified="2026-12-01",
         ),
         "peak_flops_per_s.fp6": _sparse(
             _HGX,
             "HGX B200 (8 GPUs): FP8/FP6 Tensor Core 72 PFLOPS* (*with sparsity)",
             "per GPU dense = 72 ÷ 8 ÷ 2 = 4.5 PFLOPS (NVIDIA prints FP6 with FP8)",
+            verified="2026-12-01",
         ),
         "peak_flops_per_s.int8": _sparse(
             _HGX,
             "HGX B200 (8 GPUs): INT8 Tensor Core 72 POPS* (*with sparsity)",
             "per GPU dense = 72 ÷ 8 ÷ 2 = 4.5 POPS",
+            verified="2026-12-01",
         ),
         "peak_flops_per_s.fp4": _sparse(
             _HGX,
             "HGX B200 (8 GPUs): FP4 Tensor Core 144 PFLOPS* (*with sparsity); per GPU: 18 PFLOPS",
             "per GPU dense = 144 ÷ 8 ÷ 2 = 9 PFLOPS",
+            verified="2026-12-01",
         ),
         "hbm_capacity_bytes": _printed(
-            _DGX_B200, "GPU Memory: 1,440GB total (8 GPUs)", "per GPU = 180 GB"
+            _DGX_B200,
+            "GPU Memory: 1,440GB total (8 GPUs)",
+            "per GPU = 180 GB",
+            verified="2026-12-01",
         ),
         "hbm_bandwidth_bytes_per_s": _printed(
             _HGX,
@@ -819,6 +603,7 @@ B200 = Chip(
             "the older DGX B200 datasheet printed 64 TB/s for 8 GPUs (8 TB/s each). The catalog "
             "keeps 7.7 TB/s: it is the per-GPU figure NVIDIA prints now, for the same HGX board, "
             "and the smaller one, so no roofline built on it promises more than the part delivers",
+            verified="2026-12-01",
         ),
     },
 )
@@ -838,68 +623,85 @@ MI300X = Chip(
     hbm_capacity_bytes=192 * GB,
     hbm_bandwidth_bytes_per_s=5.3 * TB,
     links={"infinity_fabric": INFINITY_FABRIC, "pcie5": PCIE5},
+    default_link="infinity_fabric",
     citations={
         "peak_flops_per_s.fp64": _printed(
-            _MI300X_DS, "Peak Double Precision Matrix (FP64) Performance: 163.4 TFLOPs"
+            _MI300X_DS,
+            "Peak Double Precision Matrix (FP64) Performance: 163.4 TFLOPs",
+            verified="2026-12-01",
         ),
         "peak_flops_per_s.fp32": _printed(
-            _MI300X_DS, "Peak Single Precision Matrix (FP32) Performance: 163.4 TFLOPs"
+            _MI300X_DS,
+            "Peak Single Precision Matrix (FP32) Performance: 163.4 TFLOPs",
+            verified="2026-12-01",
         ),
         "peak_flops_per_s.tf32": _printed(
             _MI300X_DS,
             "Peak TF32 Performance: 653.7 TFLOPs",
             "dense is printed; the sparse figure (1307.4) is listed separately",
+            verified="2026-12-01",
         ),
         "peak_flops_per_s.bf16": _printed(
             _MI300X_DS,
             "Peak bfloat16: 1307.4 TFLOPs",
             "dense is printed; with structured sparsity: 2614.9",
+            verified="2026-12-01",
         ),
         "peak_flops_per_s.fp16": _printed(
             _MI300X_DS,
             "Peak Half Precision (FP16) Performance: 1307.4 TFLOPs",
             "dense is printed; with structured sparsity: 2614.9",
+            verified="2026-12-01",
         ),
         "peak_flops_per_s.fp8": _printed(
             _MI300X_DS,
             "Peak Eight-bit Precision (FP8) Performance: 2614.9 TFLOPs",
             "dense is printed; with structured sparsity: 5229.8",
+            verified="2026-12-01",
         ),
         "peak_flops_per_s.int8": _printed(
             _MI300X_DS,
             "Peak INT8 Performance: 2614.9 TOPs",
             "dense is printed; with structured sparsity: 5229.8",
+            verified="2026-12-01",
         ),
-        "hbm_capacity_bytes": _printed(_MI300X_DS, "Memory Capacity: 192 GB HBM3"),
+        "hbm_capacity_bytes": _printed(
+            _MI300X_DS, "Memory Capacity: 192 GB HBM3", verified="2026-12-01"
+        ),
         "hbm_bandwidth_bytes_per_s": _printed(
-            _MI300X_DS, "Peak Theoretical Memory Bandwidth: 5.3 TB/s"
+            _MI300X_DS, "Peak Theoretical Memory Bandwidth: 5.3 TB/s", verified="2026-12-01"
         ),
     },
 )
 
 TPU_V4 = Chip(
     name="TPU v4",
+    aliases=("v4",),
     vendor="Google",
     peak_flops_per_s={"bf16": 275 * T, "int8": 275 * T},
     hbm_capacity_bytes=32 * GiB,
     hbm_bandwidth_bytes_per_s=1200 * GB,
     links={"ici": ICI_V4},
+    default_link="ici",
     citations={
         "peak_flops_per_s.bf16": _printed(
-            _TPU_V4, "Peak compute per chip: 275 teraflops (bf16 or int8)"
+            _TPU_V4, "Peak compute per chip: 275 teraflops (bf16 or int8)", verified="2026-12-01"
         ),
         "peak_flops_per_s.int8": _printed(
-            _TPU_V4, "Peak compute per chip: 275 teraflops (bf16 or int8)"
+            _TPU_V4, "Peak compute per chip: 275 teraflops (bf16 or int8)", verified="2026-12-01"
         ),
-        "hbm_capacity_bytes": _printed(_TPU_V4, "HBM2 capacity and bandwidth: 32 GiB, 1200 GBps"),
+        "hbm_capacity_bytes": _printed(
+            _TPU_V4, "HBM2 capacity and bandwidth: 32 GiB, 1200 GBps", verified="2026-12-01"
+        ),
         "hbm_bandwidth_bytes_per_s": _printed(
-            _TPU_V4, "HBM2 capacity and bandwidth: 32 GiB, 1200 GBps"
+            _TPU_V4, "HBM2 capacity and bandwidth: 32 GiB, 1200 GBps", verified="2026-12-01"
         ),
     },
 )
 
 TPU_V5E = Chip(
     name="TPU v5e",
+    aliases=("v5e",),
     vendor="Google",
     peak_flops_per_s={"bf16": 197 * T, "int8": 393 * T},
     hbm_capacity_bytes=16 * GB,
@@ -907,123 +709,108 @@ TPU_V5E = Chip(
     onchip_name="VMEM",
     onchip_capacity_bytes=128 * 2.0**20,
     links={"ici": ICI_V5E},
+    default_link="ici",
     citations={
-        "peak_flops_per_s.bf16": _printed(_TPU_V5E, "Peak compute per chip (bf16): 197 TFLOPs"),
+        "peak_flops_per_s.bf16": _printed(
+            _TPU_V5E, "Peak compute per chip (bf16): 197 TFLOPs", verified="2026-12-01"
+        ),
         "peak_flops_per_s.int8": _printed(
             _TPU_V5E,
             "Peak compute per chip (Int8): 393 TOPs",
             "both sources (the original and the guide) use 3.94e14 (twice the bf16 rate)",
+            verified="2026-12-01",
         ),
-        "hbm_capacity_bytes": _printed(_TPU_V5E, "HBM2 capacity and bandwidth: 16 GB, 819 GBps"),
+        "hbm_capacity_bytes": _printed(
+            _TPU_V5E, "HBM2 capacity and bandwidth: 16 GB, 819 GBps", verified="2026-12-01"
+        ),
         "hbm_bandwidth_bytes_per_s": _printed(
             _TPU_V5E,
             "HBM2 capacity and bandwidth: 16 GB, 819 GBps",
             "one revision of the page prints '800 GiBps'; both sources use 8.2e11 and 8.1e11",
+            verified="2026-12-01",
         ),
         "onchip_capacity_bytes": _printed(
-            _SCALING_BOOK_TPU, "VMEM: 128 MiB on TPU v5e", "VMEM bandwidth is not published"
+            _SCALING_BOOK_TPU,
+            "VMEM: 128 MiB on TPU v5e",
+            "VMEM bandwidth is not published",
+            verified="2026-12-01",
         ),
     },
 )
 
 TPU_V5P = Chip(
     name="TPU v5p",
+    aliases=("v5p",),
     vendor="Google",
     peak_flops_per_s={"bf16": 459 * T, "fp8": 459 * T, "int8": 918 * T},
     hbm_capacity_bytes=95 * GiB,
     hbm_bandwidth_bytes_per_s=2765 * GB,
     links={"ici": ICI_V5P},
+    default_link="ici",
     citations={
-        "peak_flops_per_s.bf16": _printed(_TPU_V5P, "Peak compute per chip (BF16): 459 TFLOPs"),
+        "peak_flops_per_s.bf16": _printed(
+            _TPU_V5P, "Peak compute per chip (BF16): 459 TFLOPs", verified="2026-12-01"
+        ),
         "peak_flops_per_s.fp8": _printed(
             _TPU_V5P,
             "Peak compute per chip (FP8) (TFLOPs): 459",
             "dense; the same rate as bf16 (the v5p MXU has no faster fp8 path, so fp8 halves "
             "the bytes, not the time per FLOP). Older revisions of the page list bf16 only",
+            verified="2026-12-01",
         ),
         "peak_flops_per_s.int8": _printed(
-            _TPU_V5P_BLOG, "459 teraFLOPS of bfloat16 or 918 teraOPS of Int8"
+            _TPU_V5P_BLOG, "459 teraFLOPS of bfloat16 or 918 teraOPS of Int8", verified="2026-12-01"
         ),
-        "hbm_capacity_bytes": _printed(_TPU_V5P, "HBM capacity per chip (GiB): 95"),
-        "hbm_bandwidth_bytes_per_s": _printed(_TPU_V5P, "HBM bandwidth per chip (GBps): 2765"),
+        "hbm_capacity_bytes": _printed(
+            _TPU_V5P, "HBM capacity per chip (GiB): 95", verified="2026-12-01"
+        ),
+        "hbm_bandwidth_bytes_per_s": _printed(
+            _TPU_V5P, "HBM bandwidth per chip (GBps): 2765", verified="2026-12-01"
+        ),
     },
 )
 
 TPU_V6E = Chip(
     name="TPU v6e",
+    aliases=("v6e",),
     vendor="Google",
     peak_flops_per_s={"bf16": 918 * T, "int8": 1836 * T},
     hbm_capacity_bytes=32 * GB,
     hbm_bandwidth_bytes_per_s=1638 * GB,
     links={"ici": ICI_V6E},
+    default_link="ici",
     citations={
         "peak_flops_per_s.bf16": _printed(
-            _TPU_V6E, "Peak compute per chip (bf16): 918 TFLOPs", "both sources use 9.1e14"
+            _TPU_V6E,
+            "Peak compute per chip (bf16): 918 TFLOPs",
+            "both sources use 9.1e14",
+            verified="2026-12-01",
         ),
-        "peak_flops_per_s.int8": _printed(_TPU_V6E, "Peak compute per chip (Int8): 1836 TOPs"),
-        "hbm_capacity_bytes": _printed(_TPU_V6E, "HBM capacity per chip: 32 GB"),
+        "peak_flops_per_s.int8": _printed(
+            _TPU_V6E, "Peak compute per chip (Int8): 1836 TOPs", verified="2026-12-01"
+        ),
+        "hbm_capacity_bytes": _printed(
+            _TPU_V6E, "HBM capacity per chip: 32 GB", verified="2026-12-01"
+        ),
         "hbm_bandwidth_bytes_per_s": _printed(
-            _TPU_V6E, "HBM bandwidth per chip: 1638 GBps", "both sources use 1.6e12"
+            _TPU_V6E,
+            "HBM bandwidth per chip: 1638 GBps",
+            "both sources use 1.6e12",
+            verified="2026-12-01",
         ),
     },
 )
 
-CATALOG: MappingProxyType[str, Chip] = MappingProxyType(
-    {
-        chip.name: chip
-        for chip in (H100_SXM, H200, A100_80GB, B200, MI300X, TPU_V4, TPU_V5E, TPU_V5P, TPU_V6E)
-    }
+CHIPS: tuple[Chip, ...] = (
+    H100_SXM,
+    H200,
+    A100_80GB,
+    B200,
+    MI300X,
+    TPU_V4,
+    TPU_V5E,
+    TPU_V5P,
+    TPU_V6E,
 )
-"""Every catalog chip by display name."""
-
-_ALIASES = {
-    "h100": "H100 SXM",
-    "h100-sxm": "H100 SXM",
-    "h100 sxm": "H100 SXM",
-    "h200": "H200",
-    "a100": "A100 80GB SXM",
-    "a100-80gb": "A100 80GB SXM",
-    "b200": "B200",
-    "mi300x": "MI300X",
-    "tpu-v4": "TPU v4",
-    "tpu v4": "TPU v4",
-    "v4": "TPU v4",
-    "tpu-v5e": "TPU v5e",
-    "tpu v5e": "TPU v5e",
-    "v5e": "TPU v5e",
-    "tpu-v5p": "TPU v5p",
-    "tpu v5p": "TPU v5p",
-    "v5p": "TPU v5p",
-    "tpu-v6e": "TPU v6e",
-    "tpu v6e": "TPU v6e",
-    "v6e": "TPU v6e",
-}
-
-
-def chip_names() -> tuple[str, ...]:
-    """Display names of the catalog chips."""
-    return tuple(CATALOG)
-
-
-def get_chip(name: str | Chip) -> Chip:
-    """Look up a catalog chip by name (``"H100 SXM"``, ``"h100"``, ``"TPU v5e"``, ``"v5e"``).
-
-    A :class:`Chip` passes through unchanged, so functions can take either. An unknown name
-    raises UnknownNameError (a KeyError and ValueError) listing the known names.
-    """
-    if isinstance(name, Chip):
-        return name
-    if isinstance(name, str):
-        if name in CATALOG:
-            return CATALOG[name]
-        alias = _ALIASES.get(name.strip().lower())
-        if alias:
-            return CATALOG[alias]
-    raise UnknownNameError(f"unknown chip {name!r}; known chips: {', '.join(CATALOG)}")
-
-
-def get_link(key: str) -> Link:
-    """Look up a GPU interconnect by key (``"nvlink4"``, ``"ib_ndr"``, ``"pcie5"``, ...)."""
-    if key in LINKS:
-        return LINKS[key]
-    raise UnknownNameError(f"unknown link {key!r}; known links: {', '.join(LINKS)}")
+"""Every catalog chip, in the order tables list them. :data:`roofline_lib.hardware.CATALOG` and
+every alias are derived from it."""

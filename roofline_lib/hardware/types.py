@@ -1,0 +1,348 @@
+"""The hardware catalog's types: a :class:`Citation`, a :class:`Link`, a :class:`Chip`.
+
+The conventions every catalog figure follows (dense FLOP/s, one-way link bytes/s in
+:data:`LINK_SCOPE`, bytes as the source writes them) are in :mod:`roofline_lib.hardware`'s
+docstring; the data is in :mod:`roofline_lib.hardware.catalog`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import date
+from types import MappingProxyType
+
+from .._checks import UnknownNameError, positive_real
+from ..dtypes import DTYPES
+
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+@dataclass(frozen=True)
+class Citation:
+    """Where a figure comes from and how the stored SI value follows from what the source prints.
+
+    Attributes:
+        title: the document's title.
+        url: where to read it.
+        quote: the figure as the source prints it, e.g. ``"BF16 Tensor Core: 1,979 teraFLOPS*"``.
+        verified: the date the quoted figure was last checked against the source, ISO
+            ``yyyy-mm-dd`` (a real date, not in the future). Whoever re-reads the source and
+            finds the quote still there moves it forward; whoever changes the quote sets it to
+            that day.
+        sparse_headline: the printed figure assumes 2:4 structured sparsity; the catalog halves it.
+        bidirectional_headline: the printed figure adds both directions; the catalog halves it.
+        derived: no source prints this figure; it is computed from published ones (see ``note``).
+        note: the arithmetic from ``quote`` to the stored value, and any caveat.
+        assumed: what the figure takes for granted that no cited source states, and why
+            (empty when every input is sourced).
+    """
+
+    title: str
+    url: str
+    quote: str
+    verified: str
+    sparse_headline: bool = False
+    bidirectional_headline: bool = False
+    derived: bool = False
+    note: str = ""
+    assumed: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.title.strip() or not self.url.startswith("https://"):
+            raise ValueError("a Citation needs a title and an https:// url")
+        if not isinstance(self.verified, str) or not _ISO_DATE.fullmatch(self.verified):
+            raise ValueError(
+                f"Citation verified must be an ISO date 'yyyy-mm-dd', got {self.verified!r}"
+            )
+        try:
+            checked = date.fromisoformat(self.verified)
+        except ValueError:
+            raise ValueError(
+                f"Citation verified must be a real date, got {self.verified!r}"
+            ) from None
+        if checked > date.today():
+            raise ValueError(
+                f"Citation verified must not be in the future, got {self.verified!r} "
+                f"(today is {date.today().isoformat()})"
+            )
+
+    @property
+    def basis(self) -> str:
+        """A short label for tables: how the stored value relates to the printed one."""
+        parts = []
+        if self.sparse_headline:
+            parts.append("dense = sparse headline ÷ 2")
+        if self.bidirectional_headline:
+            parts.append("one-way = bidirectional headline ÷ 2")
+        if self.derived:
+            parts.append("derived")
+        if self.assumed:
+            parts.append(f"assumed: {self.assumed}")
+        return "; ".join(parts) or "as printed"
+
+
+LINK_SCOPE = "one-way bytes/s per chip, in the pattern a ring collective uses"
+"""The scope of every catalog link figure (see :mod:`roofline_lib.hardware`)."""
+
+
+@dataclass(frozen=True)
+class Link:
+    """A chip-to-chip (or chip-to-host) link, as seen from one chip.
+
+    Attributes:
+        key: short name used as a roofline *level*, e.g. ``"nvlink4"``.
+        name: display name, e.g. ``"NVLink 4"``.
+        one_way_bytes_per_s: bandwidth in one direction, bytes/s, in the stated ``scope``:
+            ``per_port_one_way_bytes_per_s × ports_used`` when those are given.
+        scope: what the figure covers; :data:`LINK_SCOPE` for every catalog link.
+        ports: the hardware behind the figure, e.g. "18 NVLink 4 links to the NVSwitch fabric".
+        citation: the figure's source (optional for user-defined links).
+        per_port_one_way_bytes_per_s: one link's (one port's) one-way bandwidth, bytes/s.
+        ports_used: how many such links the chip drives at once in that scope.
+    """
+
+    key: str
+    name: str
+    one_way_bytes_per_s: float
+    scope: str = ""
+    citation: Citation | None = None
+    ports: str = ""
+    per_port_one_way_bytes_per_s: float | None = None
+    ports_used: int | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.key, str) or not self.key.isidentifier():
+            raise ValueError(
+                f"Link key must be a short identifier such as 'nvlink4', got {self.key!r}"
+            )
+        object.__setattr__(
+            self,
+            "one_way_bytes_per_s",
+            float(
+                positive_real(
+                    f"{self.key}.one_way_bytes_per_s", self.one_way_bytes_per_s, "bytes/s"
+                )
+            ),
+        )
+        per_port, count = self.per_port_one_way_bytes_per_s, self.ports_used
+        if (per_port is None) != (count is None):
+            raise ValueError(
+                f"Link {self.key!r}: give both per_port_one_way_bytes_per_s and ports_used, "
+                "or neither"
+            )
+        if per_port is None:
+            return
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise ValueError(
+                f"Link {self.key!r}: ports_used must be a whole number ≥ 1, got {count!r}"
+            )
+        per_port = float(
+            positive_real(f"{self.key}.per_port_one_way_bytes_per_s", per_port, "bytes/s")
+        )
+        object.__setattr__(self, "per_port_one_way_bytes_per_s", per_port)
+        if abs(per_port * count - self.one_way_bytes_per_s) > 1e-9 * self.one_way_bytes_per_s:
+            raise ValueError(
+                f"Link {self.key!r}: one_way_bytes_per_s ({self.one_way_bytes_per_s:g}) must "
+                f"equal per_port_one_way_bytes_per_s × ports_used ({per_port:g} × {count})"
+            )
+
+    @property
+    def basis(self) -> str:
+        """How the figure is built, for tables: the scope and ``ports_used × per-port`` (what
+        the ports are is in :attr:`ports`)."""
+        parts = [self.scope] if self.scope else []
+        if self.ports_used is not None and self.per_port_one_way_bytes_per_s is not None:
+            parts.append(f"{self.ports_used} × {self.per_port_one_way_bytes_per_s / 1e9:g} GB/s")
+        return "; ".join(parts)
+
+
+MEMORY_LEVELS = ("hbm", "onchip")
+"""Roofline levels inside a chip. A chip's link keys are levels too (see :meth:`Chip.levels`)."""
+
+
+@dataclass(frozen=True)
+class Chip:
+    """One accelerator chip: dense peak rates, memories and links, in SI units.
+
+    Attributes:
+        name: display name, e.g. ``"H100 SXM"``.
+        peak_flops_per_s: dense peak FLOP/s (OP/s for integer dtypes) by dtype name.
+        hbm_bandwidth_bytes_per_s: main-memory (HBM) bandwidth, bytes/s.
+        hbm_capacity_bytes: main-memory capacity, bytes (optional).
+        onchip_name: what the vendor calls its programmer-managed on-chip memory ("SMEM", "VMEM").
+        onchip_capacity_bytes: total on-chip memory, bytes (optional).
+        onchip_bandwidth_bytes_per_s: on-chip memory bandwidth, bytes/s (optional).
+        links: interconnects by key; each key is also a roofline level.
+        default_link: the key of the link a network cost is timed on when no level is named
+            (e.g. ``"nvlink4"`` for an H100: its fastest network, not the host's PCIe). It must
+            be one of ``links``; left out, it is the only link of a one-link chip and None for
+            a chip without links. A chip with two or more links must name it.
+        citations: sources, keyed by figure: ``"peak_flops_per_s.bf16"``, ``"hbm_bandwidth_bytes_per_s"``,
+            ``"hbm_capacity_bytes"``, ``"onchip_capacity_bytes"``, ``"onchip_bandwidth_bytes_per_s"``.
+        vendor: the maker.
+        aliases: other names that find this chip in a catalog besides its display name, e.g.
+            ``("H100",)``. Case, spaces, hyphens and underscores never matter in lookup, so
+            ``"h100 sxm"``, ``"H100-SXM"`` and ``"h100sxm"`` need no alias (see
+            :func:`~roofline_lib.hardware.lookup.alias_key`).
+    """
+
+    name: str
+    peak_flops_per_s: Mapping[str, float]
+    hbm_bandwidth_bytes_per_s: float
+    hbm_capacity_bytes: float | None = None
+    onchip_name: str = "on-chip memory"
+    onchip_capacity_bytes: float | None = None
+    onchip_bandwidth_bytes_per_s: float | None = None
+    links: Mapping[str, Link] = field(default_factory=dict)
+    citations: Mapping[str, Citation] = field(default_factory=dict)
+    vendor: str = ""
+    default_link: str | None = None
+    aliases: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise ValueError(f"Chip name must be a non-empty string, got {self.name!r}")
+        if not self.peak_flops_per_s:
+            raise ValueError(f"Chip {self.name!r}: peak_flops_per_s needs at least one dtype")
+        peaks = {}
+        for dtype, rate in self.peak_flops_per_s.items():
+            if dtype not in DTYPES:
+                raise UnknownNameError(
+                    f"Chip {self.name!r}: unknown dtype {dtype!r} in peak_flops_per_s; "
+                    f"allowed: {', '.join(DTYPES)}"
+                )
+            peaks[dtype] = float(positive_real(f"peak_flops_per_s[{dtype!r}]", rate, "FLOP/s"))
+        object.__setattr__(self, "peak_flops_per_s", MappingProxyType(peaks))
+        object.__setattr__(
+            self,
+            "hbm_bandwidth_bytes_per_s",
+            float(
+                positive_real(
+                    "hbm_bandwidth_bytes_per_s", self.hbm_bandwidth_bytes_per_s, "bytes/s"
+                )
+            ),
+        )
+        for attr, unit in (
+            ("hbm_capacity_bytes", "bytes"),
+            ("onchip_capacity_bytes", "bytes"),
+            ("onchip_bandwidth_bytes_per_s", "bytes/s"),
+        ):
+            value = getattr(self, attr)
+            if value is not None:
+                object.__setattr__(self, attr, float(positive_real(attr, value, unit)))
+        links = dict(self.links)
+        for key, link in links.items():
+            if not isinstance(link, Link) or link.key != key:
+                raise ValueError(
+                    f"Chip {self.name!r}: links[{key!r}] must be a Link with key {key!r}"
+                )
+            if key in MEMORY_LEVELS:
+                raise ValueError(f"Chip {self.name!r}: a link may not be called {key!r}")
+        object.__setattr__(self, "links", MappingProxyType(links))
+        object.__setattr__(self, "default_link", self._checked_default_link())
+        aliases = tuple(self.aliases) if not isinstance(self.aliases, str) else (self.aliases,)
+        for alias in aliases:
+            if not isinstance(alias, str) or not alias.strip():
+                raise ValueError(
+                    f"Chip {self.name!r}: aliases must be non-empty strings, got {alias!r}"
+                )
+        object.__setattr__(self, "aliases", aliases)
+        object.__setattr__(self, "citations", MappingProxyType(dict(self.citations)))
+
+    def _checked_default_link(self) -> str | None:
+        """``default_link`` validated against ``links``, or inferred where only one choice exists."""
+        if self.default_link is not None:
+            if self.default_link not in self.links:
+                allowed = ", ".join(repr(k) for k in self.links) or "none (the chip has no links)"
+                raise ValueError(
+                    f"Chip {self.name!r}: default_link must be one of its links; "
+                    f"allowed: {allowed}, got {self.default_link!r}"
+                )
+            return self.default_link
+        if len(self.links) > 1:
+            raise ValueError(
+                f"Chip {self.name!r} has {len(self.links)} links "
+                f"({', '.join(repr(k) for k in self.links)}): name the one a network cost is "
+                "timed on by default with default_link"
+            )
+        return next(iter(self.links), None)  # the only link, or None
+
+    # -- lookups --------------------------------------------------------------------------
+
+    @property
+    def dtypes(self) -> tuple[str, ...]:
+        """The dtypes this chip has a published dense peak for."""
+        return tuple(self.peak_flops_per_s)
+
+    def peak(self, dtype: str = "bf16") -> float:
+        """Dense peak FLOP/s for ``dtype``; raises UnknownNameError listing the chip's dtypes."""
+        if dtype not in self.peak_flops_per_s:
+            raise UnknownNameError(
+                f"{self.name} has no published peak for dtype {dtype!r}; "
+                f"allowed: {', '.join(repr(d) for d in self.dtypes)}"
+            )
+        return self.peak_flops_per_s[dtype]
+
+    @property
+    def levels(self) -> tuple[str, ...]:
+        """Roofline levels with a known bandwidth: 'hbm', 'onchip' (if known), then link keys."""
+        levels = ["hbm"]
+        if self.onchip_bandwidth_bytes_per_s is not None:
+            levels.append("onchip")
+        return (*levels, *self.links)
+
+    def bandwidth(self, level: str = "hbm") -> float:
+        """Bandwidth in bytes/s at a roofline level (one-way for links).
+
+        ``level`` is ``"hbm"``, ``"onchip"`` or one of the chip's link keys.
+        """
+        if level == "hbm":
+            return self.hbm_bandwidth_bytes_per_s
+        if level == "onchip" and self.onchip_bandwidth_bytes_per_s is not None:
+            return self.onchip_bandwidth_bytes_per_s
+        if level in self.links:
+            return self.links[level].one_way_bytes_per_s
+        raise UnknownNameError(
+            f"{self.name} has no bandwidth for level {level!r}; "
+            f"allowed: {', '.join(repr(lv) for lv in self.levels)}"
+        )
+
+    def level_name(self, level: str) -> str:
+        """Display name of a level: 'HBM', the on-chip memory's name, or the link's name."""
+        self.bandwidth(level)  # validates
+        if level == "hbm":
+            return "HBM"
+        if level == "onchip":
+            return self.onchip_name
+        return self.links[level].name
+
+    def figures(self) -> Iterator[tuple[str, float, Citation | None]]:
+        """Every numeric figure of the chip as ``(key, value, citation)``; links as ``link.<key>``."""
+        for dtype, rate in self.peak_flops_per_s.items():
+            key = f"peak_flops_per_s.{dtype}"
+            yield key, rate, self.citations.get(key)
+        for attr in (
+            "hbm_bandwidth_bytes_per_s",
+            "hbm_capacity_bytes",
+            "onchip_capacity_bytes",
+            "onchip_bandwidth_bytes_per_s",
+        ):
+            value = getattr(self, attr)
+            if value is not None:
+                yield attr, value, self.citations.get(attr)
+        for key, link in self.links.items():
+            yield f"link.{key}", link.one_way_bytes_per_s, link.citation
+
+    def with_figures(self, name: str | None = None, **changes: object) -> Chip:
+        """A copy with some figures replaced (e.g. the sources' rounded numbers); citations kept
+        only for the figures left unchanged. A copy under a new name keeps none of the
+        original's ``aliases`` (they name the original)."""
+        if name is not None and name != self.name:
+            changes.setdefault("aliases", ())
+        dropped = set(changes)
+        if "peak_flops_per_s" in changes:
+            dropped |= {f"peak_flops_per_s.{d}" for d in self.peak_flops_per_s}
+        citations = {k: v for k, v in self.citations.items() if k not in dropped}
+        return replace(self, name=name or self.name, citations=citations, **changes)
