@@ -19,30 +19,31 @@ from tools import apt
 PACKAGES = ["bubblewrap", "util-linux"]
 
 
-def _missing() -> list[str]:
-    missing = []
+def missing() -> list[str]:
+    """What the sandbox still lacks here: "package" (bubblewrap or prlimit), and as root "user"."""
+    parts = []
     if trusted_tool("bwrap") is None or trusted_tool("prlimit") is None:
-        missing.append("package")
+        parts.append("package")
     if os.geteuid() == 0:
         try:
             pwd.getpwnam(SANDBOX_USER)
         except KeyError:
-            missing.append("user")
-    return missing
+            parts.append("user")
+    return parts
 
 
 def main() -> int:
     if not sys.platform.startswith("linux"):
         print(f"no grading sandbox on {sys.platform}: roofline-grade needs --no-sandbox there")
         return 0
-    missing = _missing()
-    if not missing:
+    missing_now = missing()
+    if not missing_now:
         return 0
     if not apt.can_install():
         return apt.ask_for(PACKAGES, "the grading sandbox")
-    if "package" in missing:
+    if "package" in missing_now:
         apt.install(PACKAGES, "bubblewrap for the grading sandbox")
-    if "user" in missing:
+    if "user" in missing_now:
         print(f"creating the system user {SANDBOX_USER} that students' kernels run as", flush=True)
         subprocess.run(
             [
@@ -58,7 +59,7 @@ def main() -> int:
             ],
             check=True,
         )
-    return 1 if _missing() else 0
+    return 1 if missing() else 0
 
 
 if __name__ == "__main__":

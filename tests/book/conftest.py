@@ -10,14 +10,20 @@ lock is what guarantees a single build.)
 While working on the tests themselves, ``ROOFLINE_BOOK_REUSE=/path/to/output`` makes them inspect
 an earlier build (made by ``python -m tests.book.site OUTPUT`` or a previous run) instead of
 building; CI never sets it, so there the build is always fresh.
+
+The build needs the book's JavaScript in book/_static/vendor, which make's set-up fetches; under a
+plain pytest the fixture fetches it the same way when it is missing.
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
+import json
 import os
 import pickle
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -27,12 +33,18 @@ from tests.book.browser import SiteReport, check_site, require_chromium
 from tests.book.site import (
     BUILD_LOG,
     REUSE_ENV,
+    ROOT,
     SCREENSHOTS,
     BookBuild,
     build_book,
     reuse_build,
     toc_pages,
 )
+from tests.conftest import in_ci
+from tools import fetch_static
+
+VENDOR = ROOT / "book" / "_static" / "vendor"
+"""The book's JavaScript, which make's set-up fetches (its stamp: ``.fetched``)."""
 
 
 def _shared_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -51,6 +63,27 @@ def _exclusive(lock: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+def fetch_static_assets() -> None:
+    """make's set-up step for the book's JavaScript, for a plain pytest that skipped it: fetch
+    ``book/_static/vendor`` unless it holds the pinned versions; skip (fail in CI) if it cannot."""
+    pinned = {name: version for name, version, _ in fetch_static.PACKAGES}
+    stamp = VENDOR / ".fetched"
+    if stamp.is_file() and json.loads(stamp.read_text()) == pinned:
+        return
+    fetched = subprocess.run(
+        [sys.executable, "tools/fetch_static.py", str(VENDOR.relative_to(ROOT))],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    if fetched.returncode != 0:
+        message = (
+            "book/_static/vendor (MathJax, require.js, the widget manager) is missing and could "
+            f"not be fetched from npm: run `make setup`\n{fetched.stderr[-2000:]}"
+        )
+        (pytest.fail if in_ci() else pytest.skip)(message)
+
+
 @pytest.fixture(scope="session")
 def book(tmp_path_factory: pytest.TempPathFactory) -> BookBuild:
     """The whole book (the real _toc.yml), built from scratch into a temporary --path-output:
@@ -62,6 +95,7 @@ def book(tmp_path_factory: pytest.TempPathFactory) -> BookBuild:
     with _exclusive(shared / "book-build.lock"):
         if (output / BUILD_LOG).is_file():
             return reuse_build(output)
+        fetch_static_assets()
         output.mkdir(exist_ok=True)
         return build_book(output)
 
