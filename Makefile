@@ -63,6 +63,9 @@ format: $(STAMP)
 	$(BIN)/ruff format $(PY_SOURCES)
 	$(BIN)/ruff check --fix $(PY_SOURCES)
 
+# A plain `python -m pytest` (venv active) runs the same tests: tests/conftest.py exports the
+# environment above and checks the set-up (outside CI a test lacking Chromium or the sandbox is
+# skipped, saying so; CI=true never skips); -n 2 only spreads them over two workers.
 test: setup lint sandbox
 	$(BIN)/python -m tools.ensure_chromium
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
