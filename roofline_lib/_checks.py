@@ -1,4 +1,5 @@
-"""Input validation shared by every public function.
+"""Input validation shared by every public function, and the small array helpers they share
+(:func:`out`, :func:`ratio_or_inf`, :func:`broadcast`).
 
 Each check names the parameter and what is allowed, so that a bad call fails with a message a
 student can act on ("B must be a positive integer, got -3") instead of a nonsense number.
@@ -151,6 +152,19 @@ def out(value: np.ndarray | float) -> ArrayLike:
     """Return a Python float for a 0-d result and the array itself otherwise."""
     arr = np.asarray(value)
     return float(arr) if arr.ndim == 0 else arr
+
+
+def ratio_or_inf(numerator: object, denominator: object) -> ArrayLike:
+    """``numerator / denominator`` where the denominator is positive, +inf where it is not.
+
+    An intensity with no bytes moved (FLOPs / 0 bytes), or a critical size whose margin is zero
+    or negative (the limit is never reached), is infinite, not a NaN or a division warning.
+    Arrays broadcast; a 0-d result is a Python float (see :func:`out`)."""
+    num = np.asarray(numerator, dtype=np.float64)
+    den = np.asarray(denominator, dtype=np.float64)
+    positive = den > 0
+    with np.errstate(over="ignore"):  # a huge ratio is +inf, as it is where den == 0
+        return out(np.where(positive, num / np.where(positive, den, 1.0), np.inf))
 
 
 def broadcast(**arrays: np.ndarray) -> list[np.ndarray]:

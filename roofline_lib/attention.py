@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._checks import ArrayLike, broadcast, out, positive_count, positive_real
+from ._checks import ArrayLike, broadcast, positive_count, positive_real, ratio_or_inf
 from .costs import Cost
 from .dtypes import bytes_per_element
 
@@ -96,10 +96,7 @@ def standard_attention_critical_seq_len(
     i_star = positive_real("critical_intensity", critical_intensity, "FLOPs/byte")
     d_, i_star = broadcast(d=d_, critical_intensity=i_star)
     s = bytes_per_element(dtype)
-    margin = d_ - s * i_star
-    with np.errstate(divide="ignore"):
-        n_star = np.where(margin > 0, s * i_star * d_ / np.where(margin > 0, margin, 1), np.inf)
-    return out(n_star)
+    return ratio_or_inf(s * i_star * d_, d_ - s * i_star)
 
 
 def decode_attention(

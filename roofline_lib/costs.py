@@ -19,7 +19,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import ArrayLike, broadcast, choice, nonnegative_real, out, positive_count
+from ._checks import (
+    ArrayLike,
+    broadcast,
+    choice,
+    nonnegative_real,
+    out,
+    positive_count,
+    ratio_or_inf,
+)
 from .dtypes import DTYPES, bytes_per_element
 
 
@@ -63,9 +71,7 @@ class Cost:
     @property
     def arithmetic_intensity(self) -> ArrayLike:
         """FLOPs per byte of HBM traffic: ``flops / (bytes_read + bytes_written)``."""
-        total = np.asarray(self.bytes_total, dtype=np.float64)
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            return out(np.where(total > 0, np.asarray(self.flops) / total, np.inf))
+        return ratio_or_inf(self.flops, self.bytes_total)
 
 
 # --------------------------------------------------------------------------------------------

@@ -26,7 +26,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._checks import ArrayLike, broadcast, choice, out, positive_count, positive_real
+from ._checks import (
+    ArrayLike,
+    broadcast,
+    choice,
+    out,
+    positive_count,
+    positive_real,
+    ratio_or_inf,
+)
 from .costs import BF16, Cost, MatmulDtypes, matmul, matmul_dtypes
 from .dtypes import bytes_per_element
 
@@ -87,9 +95,7 @@ class ShardedMatmulCost:
         """FLOPs per chip / network bytes per chip, 2·(D/N) / (φ·s_z); inf for N = 1 (no bytes).
 
         D/N in bf16 for two chips (φ = 1)."""
-        b = np.asarray(self.network_bytes_per_chip, dtype=np.float64)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return out(np.where(b > 0, np.asarray(self.flops_per_chip) / b, np.inf))
+        return ratio_or_inf(self.flops_per_chip, self.network_bytes_per_chip)
 
 
 def sharded_matmul(
