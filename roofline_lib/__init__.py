@@ -8,6 +8,7 @@ Modules, one idea each:
 * :mod:`~roofline_lib.attention` — standard, flash and decode attention;
 * :mod:`~roofline_lib.sharding` — matmuls sharded over chips, network intensity, critical D;
 * :mod:`~roofline_lib.roofline` — T_math, T_comms, bounds, regimes, critical intensity and batch;
+* :mod:`~roofline_lib.throughput` — a matmul's achievable FLOP/s over a range of batch sizes;
 * :mod:`~roofline_lib.mfu` — training FLOPs and MFU;
 * :mod:`~roofline_lib.plots` and :mod:`~roofline_lib.palette` — charts;
 * :mod:`~roofline_lib.fmt` — numbers for prose;
@@ -70,6 +71,7 @@ from .sharding import (
     critical_shard_dim,
     sharded_matmul,
 )
+from .throughput import matmul_throughput
 
 __all__ = [
     "BF16",
@@ -116,6 +118,7 @@ __all__ = [
     "matmul",
     "matmul_dtypes",
     "matmul_small_batch",
+    "matmul_throughput",
     "model_flops_utilization",
     "published",
     "regime",

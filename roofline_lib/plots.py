@@ -11,7 +11,7 @@ import itertools
 import math
 import textwrap
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
 from matplotlib.axes import Axes
@@ -27,10 +27,8 @@ from ._checks import positive_real
 from .costs import BF16, Cost, MatmulDtypes, matmul
 from .fmt import format_number, format_quantity
 from .hardware import Chip, get_chip
-from .roofline import achievable_flops_per_s, analyze, critical_intensity
-
-if TYPE_CHECKING:  # measurement stays lazy: plots never import roofline_lib.measure at run time
-    from .measure import MeasuredRoofline
+from .roofline import achievable_flops_per_s, critical_intensity
+from .throughput import matmul_throughput
 
 INTENSITY_LABEL = "Arithmetic intensity (FLOPs/byte)"
 THROUGHPUT_LABEL = "Achievable throughput (FLOP/s)"
@@ -46,7 +44,8 @@ DEFAULT_FIGSIZE = (PAGE_WIDTH_IN, 3.7)
 _MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 
 
-def _axes(ax: Axes | None) -> Axes:
+def axes_or_new(ax: Axes | None) -> Axes:
+    """``ax``, or the axes of a new figure of :data:`DEFAULT_FIGSIZE` with constrained layout."""
     if ax is not None:
         return ax
     fig = Figure(figsize=DEFAULT_FIGSIZE, layout="constrained")
@@ -138,9 +137,6 @@ def legend_below(ax: Axes, ncols: int = 1) -> None:
         )
     else:
         ax.legend(handles, labels, fontsize=MIN_FONT_PT, loc="best")
-
-
-_legend = legend_below
 
 
 _LABEL_SPOTS = (
@@ -257,19 +253,29 @@ def _number_formatter() -> FuncFormatter:
     return FuncFormatter(lambda v, _pos: format_number(v, 3) if v > 0 else "")
 
 
-def _style_loglog(ax: Axes, xlabel: str, ylabel: str, yunit: str = "FLOP/s") -> None:
+def log_axes(
+    ax: Axes,
+    xlabel: str,
+    ylabel: str,
+    *,
+    xunit: str | None = None,
+    yunit: str | None = "FLOP/s",
+) -> None:
+    """Log-log ``ax``: both axes logarithmic and labelled, at most six labelled decades on x
+    (what a phone's width holds), tick labels as plain numbers on an axis whose unit is None and
+    as quantities ("1.5 TFLOP/s") on one with a unit, and a faint grid."""
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    ax.xaxis.set_major_locator(LogLocator(base=10, numticks=6))  # at most 6 labels fit a phone
-    ax.xaxis.set_major_formatter(_number_formatter())
-    ax.yaxis.set_major_formatter(_flops_formatter(yunit))
+    ax.xaxis.set_major_locator(LogLocator(base=10, numticks=6))
+    for axis, unit in ((ax.xaxis, xunit), (ax.yaxis, yunit)):
+        axis.set_major_formatter(_number_formatter() if unit is None else _flops_formatter(unit))
     ax.grid(True, which="major", alpha=0.3)
     ax.grid(True, which="minor", alpha=0.08)
 
 
-def _draw_roof(
+def draw_roof(
     ax: Axes,
     x: np.ndarray,
     peak: float,
@@ -283,7 +289,8 @@ def _draw_roof(
     ax.axvline(peak / bandwidth, color=color, ls=":", lw=ridge_lw)
 
 
-def _intensities(lo: float, hi: float) -> np.ndarray:
+def intensity_grid(lo: float, hi: float) -> np.ndarray:
+    """400 intensities from ``lo`` to ``hi`` (FLOPs/byte), evenly spaced on a log axis."""
     positive_real("intensity range", np.array([lo, hi]))
     if hi <= lo:
         raise ValueError(f"intensity_range must be (low, high) with low < high, got ({lo}, {hi})")
@@ -316,8 +323,8 @@ def plot_roofline_regions(
         if labels
         else [f"{format_quantity(w_low, 'B/s')}", f"{format_quantity(w_high, 'B/s')}"]
     )
-    ax = _axes(ax)
-    x = _intensities(*intensity_range)
+    ax = axes_or_new(ax)
+    x = intensity_grid(*intensity_range)
     i_high, i_low = peak / w_high, peak / w_low
     lo, hi = intensity_range
     region_text = (
@@ -332,7 +339,7 @@ def plot_roofline_regions(
         (w_low, labels[0], palette.SERIES[1]),
         (w_high, labels[1], palette.SERIES[0]),
     ):
-        _draw_roof(ax, x, peak, w, color, f"bandwidth {label}", ridge_lw=1.2)
+        draw_roof(ax, x, peak, w, color, f"bandwidth {label}", ridge_lw=1.2)
         ax.annotate(  # at the foot of the ridge, where no line runs
             f"critical {format_number(peak / w, 3)}",
             xy=(peak / w, 0),
@@ -347,10 +354,10 @@ def plot_roofline_regions(
     ax.axhline(
         peak, color=palette.PEAK, ls="--", lw=1, label=f"peak {format_quantity(peak, 'FLOP/s')}"
     )
-    _style_loglog(ax, INTENSITY_LABEL, THROUGHPUT_LABEL)
+    log_axes(ax, INTENSITY_LABEL, THROUGHPUT_LABEL)
     ax.set_xlim(lo, hi)
     ax.set_ylim(x[0] * w_low / 2, peak * 8)
-    _legend(ax)
+    legend_below(ax)
     ax.set_title(
         title or "More bandwidth moves the ridge left: fewer operations are bandwidth-bound"
     )
@@ -406,12 +413,12 @@ def plot_roofline(
     if intensity_range is None:
         candidates = [*criticals, *(i for _, i in points)]
         intensity_range = (min(0.1, min(candidates) / 3), max(1e4, max(candidates) * 3))
-    x = _intensities(*intensity_range)
-    ax = _axes(ax)
+    x = intensity_grid(*intensity_range)
+    ax = axes_or_new(ax)
     for idx, (chip, i_star) in enumerate(zip(chip_list, criticals, strict=True)):
         color = palette.series_color(idx)
         peak, bw = chip.peak(dtype), chip.bandwidth(level)
-        _draw_roof(ax, x, peak, bw, color, f"{chip.name}: critical {format_number(i_star, 3)}")
+        draw_roof(ax, x, peak, bw, color, f"{chip.name}: critical {format_number(i_star, 3)}")
         for j, (_label, intensity) in enumerate(points):
             y = achievable_flops_per_s(intensity, peak, bw)
             ax.plot(
@@ -425,7 +432,7 @@ def plot_roofline(
                 ls="none",
                 zorder=5,
             )
-    _style_loglog(
+    log_axes(
         ax,
         INTENSITY_LABEL.replace("byte", f"byte of {chip_list[0].level_name(level)}")
         if level != "hbm"
@@ -436,7 +443,7 @@ def plot_roofline(
     if points:  # headroom above the roof for the labels of points on it
         bottom, top = ax.get_ylim()
         ax.set_ylim(bottom, max(top, max(c.peak(dtype) for c in chip_list) * 4))
-    _legend(ax)
+    legend_below(ax)
     if title is None:
         names = ", ".join(c.name for c in chip_list)
         title = f"{names} ({dtype}): below the critical intensity, bandwidth sets the speed"
@@ -475,7 +482,7 @@ def plot_throughput_vs_batch(
     ``peaks`` maps a label to a horizontal peak line; ``marks`` maps a label to a batch size
     marked by a dotted vertical line in the colour of the curve of the same position, labelled
     where it crosses that curve (e.g. ``{"B* ≈ 240": 240}``)."""
-    ax = _axes(ax)
+    ax = axes_or_new(ax)
     for idx, (label, (b, y)) in enumerate(curves.items()):
         b, y = np.asarray(b, dtype=float), np.asarray(y, dtype=float)
         if b.shape != y.shape:
@@ -486,17 +493,15 @@ def plot_throughput_vs_batch(
     for idx, (label, peak) in enumerate((peaks or {}).items()):
         ax.axhline(peak, color=palette.PEAK, ls=("--", "-.", ":")[idx % 3], lw=1, label=label)
     if log:
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.xaxis.set_major_formatter(_number_formatter())
-    ax.yaxis.set_major_formatter(_flops_formatter())
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    ax.grid(True, alpha=0.3)
-    if not log:
+        log_axes(ax, xlabel, ylabel)
+    else:
+        ax.yaxis.set_major_formatter(_flops_formatter())
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        ax.grid(True, alpha=0.3)
         ax.set_xlim(0, max(float(np.max(b)) for b, _ in curves.values()) if curves else None)
         ax.set_ylim(0, max(peaks.values()) * 1.12 if peaks else None)
-    _legend(ax)
+    legend_below(ax)
     ax.set_title(
         title or "Throughput grows with batch size until the chip is compute-bound", fontsize=10
     )
@@ -509,18 +514,6 @@ def plot_throughput_vs_batch(
     for label, xy, color in labels:
         place_labels(ax, [(label, xy)], color=color)
     return ax.figure
-
-
-def matmul_throughput(
-    chip: Chip | str,
-    B: np.ndarray,
-    D: int,
-    F: int,
-    dtypes: MatmulDtypes | str = BF16,
-    level: str = "hbm",
-) -> np.ndarray:
-    """Roofline FLOP/s of X[B, D]·Y[D, F] at each batch size B (exact bytes)."""
-    return np.asarray(analyze(matmul(B, D, F, dtypes), chip, level).achievable_flops_per_s)
 
 
 def plot_matmul_throughput(
@@ -564,7 +557,7 @@ def plot_intensity_vs_batch(
 ) -> Figure:
     """A matmul's arithmetic intensity against B, with each chip's critical intensity as a
     horizontal line: where the curve crosses a line, that chip turns compute-bound."""
-    ax = _axes(ax)
+    ax = axes_or_new(ax)
     cost = matmul(np.asarray(B), D, F, dtypes)
     ax.plot(
         B, cost.arithmetic_intensity, color=palette.PEAK, lw=2, label=f"matmul, D = {D}, F = {F}"
@@ -578,14 +571,8 @@ def plot_intensity_vs_batch(
             lw=1.4,
             label=f"{chip.name} critical {format_number(i_star, 3)}",
         )
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.xaxis.set_major_formatter(_number_formatter())
-    ax.yaxis.set_major_formatter(_number_formatter())
-    ax.set_xlabel("Batch size B (tokens)")
-    ax.set_ylabel(INTENSITY_LABEL)
-    ax.grid(True, alpha=0.3)
-    _legend(ax)
+    log_axes(ax, "Batch size B (tokens)", INTENSITY_LABEL, yunit=None)
+    legend_below(ax)
     ax.set_title(
         title or "A matmul's intensity is about B: newer chips need bigger batches", fontsize=10
     )
@@ -659,8 +646,12 @@ def plot_chip_balance(
     y_lim = (ys.min() / 1.6, ys.max() * 2.2)
     if ax is None:  # taller than the default: nine labelled points
         ax = Figure(figsize=(PAGE_WIDTH_IN, 4.3), layout="constrained").add_subplot()
-    ax.set_xscale("log")
-    ax.set_yscale("log")
+    log_axes(
+        ax,
+        f"{level.upper() if level == 'hbm' else level} bandwidth W (bytes/s)",
+        f"Dense {dtype} peak C (FLOP/s)",
+        xunit="B/s",
+    )
     ax.set_xlim(*x_lim)
     ax.set_ylim(*y_lim)
     x = np.logspace(np.log10(x_lim[0]), np.log10(x_lim[1]), 50)
@@ -678,13 +669,9 @@ def plot_chip_balance(
             xytext=(a.bandwidth(level), a.peak(dtype)),
             arrowprops={"arrowstyle": "->", "color": "0.3", "lw": 1, "shrinkA": 5, "shrinkB": 5},
         )
-    for axis, unit in ((ax.xaxis, "B/s"), (ax.yaxis, "FLOP/s")):
+    for axis in (ax.xaxis, ax.yaxis):  # 1, 2, 5 per decade: the chips span only two decades
         axis.set_major_locator(LogLocator(base=10, subs=(1, 2, 5)))
-        axis.set_major_formatter(_flops_formatter(unit))
         axis.set_minor_formatter(FuncFormatter(lambda _v, _pos: ""))
-    ax.set_xlabel(f"{level.upper() if level == 'hbm' else level} bandwidth W (bytes/s)")
-    ax.set_ylabel(f"Dense {dtype} peak C (FLOP/s)")
-    ax.grid(True, which="major", alpha=0.2)
     ax.set_title(title or f"Critical intensity I* = C/W of each chip ({dtype}, {level})")
     fit_figure(ax.figure)
     for c, xc, yc in zip(cs, xs, ys, strict=True):
@@ -714,8 +701,8 @@ def plot_multilevel_roofline(
     if not levels:
         raise ValueError("levels must name at least one level")
     peak = c.peak(dtype)
-    x = _intensities(*intensity_range)
-    ax = _axes(ax)
+    x = intensity_grid(*intensity_range)
+    ax = axes_or_new(ax)
     for idx, level in enumerate(levels):
         bw = c.bandwidth(level)
         color = palette.series_color(idx)
@@ -723,7 +710,7 @@ def plot_multilevel_roofline(
             f"{c.level_name(level)} {format_quantity(bw, 'B/s')}: "
             f"critical {format_number(peak / bw, 3)}"
         )
-        _draw_roof(ax, x, peak, bw, color, label)
+        draw_roof(ax, x, peak, bw, color, label)
     ax.axhline(
         peak,
         color=palette.PEAK,
@@ -731,11 +718,11 @@ def plot_multilevel_roofline(
         lw=1,
         label=f"peak {format_quantity(peak, 'FLOP/s')} ({dtype})",
     )
-    _style_loglog(
+    log_axes(
         ax, "Arithmetic intensity at each level (FLOPs per byte moved there)", THROUGHPUT_LABEL
     )
     ax.set_xlim(*intensity_range)
-    _legend(ax)
+    legend_below(ax)
     ax.set_title(
         title or f"{c.name}: the slower the level, the more reuse it takes to stay compute-bound",
         fontsize=10,
@@ -743,167 +730,12 @@ def plot_multilevel_roofline(
     return ax.figure
 
 
-# --------------------------------------------------------------------------------------------
-# Measured rooflines (roofline_lib.measure): prediction against measurement
-# --------------------------------------------------------------------------------------------
+def __getattr__(name: str) -> Any:
+    """``plots.plot_measured_roofline`` and ``plots.efficiency_title``, which book pages call, live
+    in :mod:`roofline_lib.measure.plot`; imported on first use, so that importing this module
+    never imports roofline_lib.measure (which imports this module to draw)."""
+    if name in ("plot_measured_roofline", "efficiency_title"):
+        from .measure import plot
 
-
-REACHES_ROOFLINE = 0.9
-"""A sweep point "reaches the roofline" when it achieves at least this fraction of its prediction."""
-
-
-def _batches(batches: Sequence[int], sweep: Sequence[int]) -> str:
-    """``B = 2–512`` for a run of consecutive sweep points, else the values (up to four)."""
-    if len(batches) == 1:
-        return f"B = {batches[0]}"
-    first, last = sweep.index(batches[0]), sweep.index(batches[-1])
-    if last - first + 1 == len(batches):
-        return f"B = {batches[0]}–{batches[-1]}"
-    if len(batches) <= 4:
-        return "B = " + ", ".join(map(str, batches))
-    return f"{len(batches)} of the {len(sweep)} sizes"
-
-
-def efficiency_title(result: MeasuredRoofline) -> str:
-    """The finding of a measured sweep, in words computed from its points: the range of
-    achieved / predicted over the points below :data:`REACHES_ROOFLINE` (and their B), and the
-    points at or above it. E.g. "Measured matmuls reach 39–89% of the roofline at B = 2–512;
-    ≥ 90% only at B = 1"."""
-    from .fmt import format_percent
-
-    points = sorted(result.sweep, key=lambda p: p.batch)
-    if not points:
-        return "Measured roofline (the time budget left no room for the matmul sweep)"
-    sweep = [p.batch for p in points]
-    below = [p for p in points if p.efficiency < REACHES_ROOFLINE]
-    above = [p.batch for p in points if p.efficiency >= REACHES_ROOFLINE]
-    bound = format_percent(REACHES_ROOFLINE, 2)
-    if not below:
-        return f"Measured matmuls reach the roofline (≥ {bound}) at every B measured"
-    lo = format_percent(min(p.efficiency for p in below), 2)
-    hi = format_percent(max(p.efficiency for p in below), 2)
-    span = lo if lo == hi else f"{lo.rstrip('%')}–{hi}"
-    finding = (
-        f"Measured matmuls reach {span} of the roofline at "
-        f"{_batches([p.batch for p in below], sweep)}"
-    )
-    if above:
-        finding += f"; ≥ {bound} only at {_batches(above, sweep)}"
-    return finding
-
-
-def _spaced_labels(intensity: np.ndarray, ratio: float = 1.45) -> list[int]:
-    """Indices of the points to label: the first, the last, and any at least ``ratio`` times
-    the intensity of the previous label (nearby points would print on top of each other)."""
-    chosen: list[int] = []
-    for k, value in enumerate(intensity):
-        if not chosen or value >= intensity[chosen[-1]] * ratio:
-            chosen.append(k)
-    last = len(intensity) - 1
-    if last >= 0 and chosen[-1] != last:
-        if len(chosen) > 1 and intensity[last] < intensity[chosen[-1]] * ratio:
-            chosen.pop()
-        chosen.append(last)
-    return chosen
-
-
-def plot_measured_roofline(
-    result: MeasuredRoofline, *, ax: Axes | None = None, title: str | None = None
-) -> Figure:
-    """Prediction against measurement on one log-log chart, for a
-    :class:`~roofline_lib.measure.MeasuredRoofline`.
-
-    * the roofline predicted from the *measured* peak C and triad bandwidth W,
-      min(C, I × W), with its critical intensity C / W;
-    * each sweep point's prediction on it (open circles) at the intensity I of X[B, D]·Y[D, F]
-      from :func:`roofline_lib.matmul`;
-    * each point's achieved median FLOP/s (filled squares, joined), its bar the range over the
-      repeats, labelled with B;
-    * the theoretical peak (dashed), when one could be derived.
-    """
-    peak = result.peak.flops_per_s
-    bandwidth = result.bandwidth.bytes_per_s
-    i_star = peak / bandwidth
-    points = result.sweep
-    intensity = np.array([p.intensity for p in points], dtype=float)
-    achieved = np.array([p.achieved_flops_per_s for p in points], dtype=float)
-    predicted = np.array([p.predicted_flops_per_s for p in points], dtype=float)
-    low = np.array([p.spread[0] for p in points], dtype=float)
-    high = np.array([p.spread[1] for p in points], dtype=float)
-    lo = min([i_star, *intensity]) / 4
-    hi = max([i_star, *intensity]) * 4
-    ax = _axes(ax)
-    x = _intensities(lo, hi)
-    roof_color, measured_color = palette.SERIES[0], palette.SERIES[1]
-    label = (
-        f"predicted: roofline of measured peak {format_quantity(peak, 'FLOP/s')} "
-        f"and triad {format_quantity(bandwidth, 'B/s')}"
-    )
-    _draw_roof(ax, x, peak, bandwidth, roof_color, label)
-    theory = result.theoretical_peak_flops_per_s
-    if theory is not None:
-        bound = result.theoretical.upper_bound
-        ax.axhline(
-            theory,
-            color=palette.PEAK,
-            ls="--",
-            lw=1,
-            label=f"theoretical peak {format_quantity(theory, 'FLOP/s')}"
-            + (" (an upper bound)" if bound else " (at the clock read; not a bound)"),
-        )
-    if points:
-        ax.plot(
-            intensity,
-            predicted,
-            ls="none",
-            marker="o",
-            ms=7,
-            mfc="white",
-            mec=roof_color,
-            mew=1.4,
-            zorder=4,
-            label="predicted at each B",
-        )
-        ax.errorbar(
-            intensity,
-            achieved,
-            yerr=np.vstack([achieved - low, high - achieved]),
-            color=measured_color,
-            marker="s",
-            ms=5,
-            lw=1.3,
-            elinewidth=1,
-            capsize=2,
-            zorder=5,
-            label="achieved: median, bar = range of repeats",
-        )
-    _style_loglog(ax, INTENSITY_LABEL, f"{result.dtype} matmul throughput (FLOP/s)")
-    ax.set_xlim(lo, hi)
-    floor = min([peak, *low, *predicted])
-    ax.set_ylim(floor / 4, max(peak, theory or 0) * 4)
-    _legend(ax)
-    if title is None:
-        shape = f"D = F = {result.D}" if result.D == result.F else f"D = {result.D}, F = {result.F}"
-        setting = f"{result.machine.name}, {result.backend} {result.dtype}, {shape}"
-        if result.busy:
-            setting += f"; machine busy ({format_number(100 * result.cpu_share, 2)}% CPU share)"
-        title = f"{efficiency_title(result)}\n{setting}"
-    ax.set_title(title, fontsize=10)
-    place_labels(
-        ax,
-        [(f"critical {format_number(i_star, 3)}", (i_star, peak))],
-        color=roof_color,
-    )
-    if points:
-        place_labels(
-            ax,
-            [
-                (
-                    f"B = {points[k].batch}" if k == 0 else str(points[k].batch),
-                    (intensity[k], achieved[k]),
-                )
-                for k in _spaced_labels(intensity, ratio=2.5)
-            ],
-            color=measured_color,
-        )
-    return ax.figure
+        return getattr(plot, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -13,7 +13,9 @@ Modules, one idea each: :mod:`.cpuinfo` and :mod:`.machine` (what the machine is
 :mod:`.compute` (peak FLOP/s), :mod:`.bandwidth` (STREAM triad), :mod:`.sweep` (matmuls over B),
 :mod:`.backends` with :mod:`.numpy_backend` and :mod:`.torch_backend`, :mod:`.results` (plain
 data and JSON), :mod:`.run` (:func:`measure`), :mod:`.report` and :mod:`.progress` (the command
-line's text). ``import roofline_lib`` does not import this package.
+line's text), :mod:`.plot` (the chart, ``from roofline_lib.measure.plot import
+plot_measured_roofline``; it alone imports matplotlib). ``import roofline_lib`` does not import
+this package.
 """
 
 from __future__ import annotations

@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.plot:
         from matplotlib.figure import Figure
 
-        from ..plots import plot_measured_roofline
+        from .plot import plot_measured_roofline
 
         fig = Figure(figsize=(7.5, 4.8), layout="constrained")
         plot_measured_roofline(result, ax=fig.add_subplot())

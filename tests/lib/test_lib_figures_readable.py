@@ -14,6 +14,7 @@ from matplotlib.figure import Figure
 
 import roofline_lib as rl
 from roofline_lib import chapter, plots
+from roofline_lib.measure import plot as measure_plot
 from tests.figure_checks import (
     BOOK_STYLE,
     legends_covering_points,
@@ -31,7 +32,7 @@ def _page_6_figure() -> Figure:
     v5e, B, D = rl.get_chip("TPU v5e"), np.arange(1, 513), 8192
     combos = {"bf16": "bf16 × bf16", "int8": "int8 × int8", "w8a16": "W8A16: bf16 × int8 weights"}
     return plots.plot_throughput_vs_batch(
-        {label: (B, plots.matmul_throughput(v5e, B, D, D, k)) for k, label in combos.items()},
+        {label: (B, rl.matmul_throughput(v5e, B, D, D, k)) for k, label in combos.items()},
         peaks={"int8 peak (dense)": v5e.peak("int8"), "bf16 peak (dense)": v5e.peak("bf16")},
         ylabel="Achievable throughput (FLOP/s or OP/s)",
         title="int8 doubles slope and roof; W8A16 doubles only the slope\n"
@@ -110,7 +111,7 @@ FIGURES: dict[str, Callable[[], Figure]] = {
     "multilevel (page 8)": lambda: plots.plot_multilevel_roofline(
         "H100 SXM", levels=["hbm", "nvlink4", "ib_ndr"]
     ),
-    "measured roofline (page 9)": lambda: plots.plot_measured_roofline(xeon_like_result()),
+    "measured roofline (page 9)": lambda: measure_plot.plot_measured_roofline(xeon_like_result()),
     "explorer's chart (page 3)": _explorer_figure,
     "chip balance (page 2)": lambda: plots.plot_chip_balance(
         list(rl.CATALOG.values()),
@@ -161,17 +162,17 @@ def test_fit_figure_shrinks_to_the_page_and_raises_small_text() -> None:
 
 def test_the_measured_title_states_what_the_sweep_shows() -> None:
     result = xeon_like_result()
-    title = plots.efficiency_title(result)
+    title = measure_plot.efficiency_title(result)
     assert (
         title == "Measured matmuls reach 39–89% of the roofline at B = 2–512; ≥ 90% only at B = 1"
     )
-    assert "from B = 1" not in plots.plot_measured_roofline(result).axes[0].get_title()
+    assert "from B = 1" not in measure_plot.plot_measured_roofline(result).axes[0].get_title()
 
 
 def test_a_theoretical_peak_that_is_not_a_bound_is_not_labelled_one() -> None:
     result = xeon_like_result()
     assert result.peak.flops_per_s > result.theoretical_peak_flops_per_s  # 402 > 333 GFLOP/s
-    fig = plots.plot_measured_roofline(result)
+    fig = measure_plot.plot_measured_roofline(result)
     labels = [t.get_text() for t in fig.legends[0].get_texts()]
     theory = next(t for t in labels if t.startswith("theoretical peak"))
     assert "upper bound" not in theory and "not a bound" in theory

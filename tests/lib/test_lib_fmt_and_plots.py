@@ -132,7 +132,7 @@ def test_regions_chart_has_three_regions():
 
 def test_matmul_throughput_is_the_roofline_of_the_exact_cost():
     b = np.arange(1, 512)
-    y = plots.matmul_throughput("TPU v5e", b, 4096, 4096, "w8a16")
+    y = rl.matmul_throughput("TPU v5e", b, 4096, 4096, "w8a16")
     cost = rl.matmul(b, 4096, 4096, "w8a16")
     chip = rl.get_chip("TPU v5e")
     expected = np.minimum(chip.peak("bf16"), cost.arithmetic_intensity * chip.bandwidth())

@@ -9,7 +9,7 @@ import pytest
 from matplotlib.figure import Figure
 
 from roofline_lib.measure import MeasuredRoofline
-from roofline_lib.plots import plot_measured_roofline
+from roofline_lib.measure.plot import plot_measured_roofline
 
 pytestmark = pytest.mark.xdist_group("measure")
 

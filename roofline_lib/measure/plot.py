@@ -1,0 +1,187 @@
+"""The measured roofline as a chart: prediction against measurement, for a
+:class:`~roofline_lib.measure.MeasuredRoofline` (``python -m roofline_lib.measure --plot``,
+and page 9 of the book).
+
+Drawn with the shared pieces of :mod:`roofline_lib.plots` (roof, log axes, legend, labels);
+that module does not import this package, so the dependency runs one way:
+``measure.plot`` → ``plots``. matplotlib is imported only when this module is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+from .. import palette
+from ..fmt import format_number, format_percent, format_quantity
+from ..plots import (
+    INTENSITY_LABEL,
+    axes_or_new,
+    draw_roof,
+    intensity_grid,
+    legend_below,
+    log_axes,
+    place_labels,
+)
+from .results import MeasuredRoofline
+
+REACHES_ROOFLINE = 0.9
+"""A sweep point "reaches the roofline" when it achieves at least this fraction of its prediction."""
+
+
+def _batches(batches: Sequence[int], sweep: Sequence[int]) -> str:
+    """``B = 2–512`` for a run of consecutive sweep points, else the values (up to four)."""
+    if len(batches) == 1:
+        return f"B = {batches[0]}"
+    first, last = sweep.index(batches[0]), sweep.index(batches[-1])
+    if last - first + 1 == len(batches):
+        return f"B = {batches[0]}–{batches[-1]}"
+    if len(batches) <= 4:
+        return "B = " + ", ".join(map(str, batches))
+    return f"{len(batches)} of the {len(sweep)} sizes"
+
+
+def efficiency_title(result: MeasuredRoofline) -> str:
+    """The finding of a measured sweep, in words computed from its points: the range of
+    achieved / predicted over the points below :data:`REACHES_ROOFLINE` (and their B), and the
+    points at or above it. E.g. "Measured matmuls reach 39–89% of the roofline at B = 2–512;
+    ≥ 90% only at B = 1"."""
+    points = sorted(result.sweep, key=lambda p: p.batch)
+    if not points:
+        return "Measured roofline (the time budget left no room for the matmul sweep)"
+    sweep = [p.batch for p in points]
+    below = [p for p in points if p.efficiency < REACHES_ROOFLINE]
+    above = [p.batch for p in points if p.efficiency >= REACHES_ROOFLINE]
+    bound = format_percent(REACHES_ROOFLINE, 2)
+    if not below:
+        return f"Measured matmuls reach the roofline (≥ {bound}) at every B measured"
+    lo = format_percent(min(p.efficiency for p in below), 2)
+    hi = format_percent(max(p.efficiency for p in below), 2)
+    span = lo if lo == hi else f"{lo.rstrip('%')}–{hi}"
+    finding = (
+        f"Measured matmuls reach {span} of the roofline at "
+        f"{_batches([p.batch for p in below], sweep)}"
+    )
+    if above:
+        finding += f"; ≥ {bound} only at {_batches(above, sweep)}"
+    return finding
+
+
+def _spaced_labels(intensity: np.ndarray, ratio: float = 1.45) -> list[int]:
+    """Indices of the points to label: the first, the last, and any at least ``ratio`` times
+    the intensity of the previous label (nearby points would print on top of each other)."""
+    chosen: list[int] = []
+    for k, value in enumerate(intensity):
+        if not chosen or value >= intensity[chosen[-1]] * ratio:
+            chosen.append(k)
+    last = len(intensity) - 1
+    if last >= 0 and chosen[-1] != last:
+        if len(chosen) > 1 and intensity[last] < intensity[chosen[-1]] * ratio:
+            chosen.pop()
+        chosen.append(last)
+    return chosen
+
+
+def plot_measured_roofline(
+    result: MeasuredRoofline, *, ax: Axes | None = None, title: str | None = None
+) -> Figure:
+    """Prediction against measurement on one log-log chart, for a
+    :class:`~roofline_lib.measure.MeasuredRoofline`.
+
+    * the roofline predicted from the *measured* peak C and triad bandwidth W,
+      min(C, I × W), with its critical intensity C / W;
+    * each sweep point's prediction on it (open circles) at the intensity I of X[B, D]·Y[D, F]
+      from :func:`roofline_lib.matmul`;
+    * each point's achieved median FLOP/s (filled squares, joined), its bar the range over the
+      repeats, labelled with B;
+    * the theoretical peak (dashed), when one could be derived.
+    """
+    peak = result.peak.flops_per_s
+    bandwidth = result.bandwidth.bytes_per_s
+    i_star = peak / bandwidth
+    points = result.sweep
+    intensity = np.array([p.intensity for p in points], dtype=float)
+    achieved = np.array([p.achieved_flops_per_s for p in points], dtype=float)
+    predicted = np.array([p.predicted_flops_per_s for p in points], dtype=float)
+    low = np.array([p.spread[0] for p in points], dtype=float)
+    high = np.array([p.spread[1] for p in points], dtype=float)
+    lo = min([i_star, *intensity]) / 4
+    hi = max([i_star, *intensity]) * 4
+    ax = axes_or_new(ax)
+    x = intensity_grid(lo, hi)
+    roof_color, measured_color = palette.SERIES[0], palette.SERIES[1]
+    label = (
+        f"predicted: roofline of measured peak {format_quantity(peak, 'FLOP/s')} "
+        f"and triad {format_quantity(bandwidth, 'B/s')}"
+    )
+    draw_roof(ax, x, peak, bandwidth, roof_color, label)
+    theory = result.theoretical_peak_flops_per_s
+    if theory is not None:
+        bound = result.theoretical.upper_bound
+        ax.axhline(
+            theory,
+            color=palette.PEAK,
+            ls="--",
+            lw=1,
+            label=f"theoretical peak {format_quantity(theory, 'FLOP/s')}"
+            + (" (an upper bound)" if bound else " (at the clock read; not a bound)"),
+        )
+    if points:
+        ax.plot(
+            intensity,
+            predicted,
+            ls="none",
+            marker="o",
+            ms=7,
+            mfc="white",
+            mec=roof_color,
+            mew=1.4,
+            zorder=4,
+            label="predicted at each B",
+        )
+        ax.errorbar(
+            intensity,
+            achieved,
+            yerr=np.vstack([achieved - low, high - achieved]),
+            color=measured_color,
+            marker="s",
+            ms=5,
+            lw=1.3,
+            elinewidth=1,
+            capsize=2,
+            zorder=5,
+            label="achieved: median, bar = range of repeats",
+        )
+    log_axes(ax, INTENSITY_LABEL, f"{result.dtype} matmul throughput (FLOP/s)")
+    ax.set_xlim(lo, hi)
+    floor = min([peak, *low, *predicted])
+    ax.set_ylim(floor / 4, max(peak, theory or 0) * 4)
+    legend_below(ax)
+    if title is None:
+        shape = f"D = F = {result.D}" if result.D == result.F else f"D = {result.D}, F = {result.F}"
+        setting = f"{result.machine.name}, {result.backend} {result.dtype}, {shape}"
+        if result.busy:
+            setting += f"; machine busy ({format_number(100 * result.cpu_share, 2)}% CPU share)"
+        title = f"{efficiency_title(result)}\n{setting}"
+    ax.set_title(title, fontsize=10)
+    place_labels(
+        ax,
+        [(f"critical {format_number(i_star, 3)}", (i_star, peak))],
+        color=roof_color,
+    )
+    if points:
+        place_labels(
+            ax,
+            [
+                (
+                    f"B = {points[k].batch}" if k == 0 else str(points[k].batch),
+                    (intensity[k], achieved[k]),
+                )
+                for k in _spaced_labels(intensity, ratio=2.5)
+            ],
+            color=measured_color,
+        )
+    return ax.figure
