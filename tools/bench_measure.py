@@ -20,13 +20,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
-from typing import Any
-
-import numpy as np
 
 from roofline_lib.fmt import format_number, format_percent, format_quantity
 from roofline_lib.measure import select_backend, time_call
+from roofline_lib.measure.backends import Backend
 from roofline_lib.measure.bandwidth import BYTES_PER_ELEMENT, COUNTED_ARRAYS, TRIAD_SCALAR
 from roofline_lib.measure.compute import measure_peak, square_matmul_flops
 from roofline_lib.measure.machine import format_bytes
@@ -39,42 +36,22 @@ PEAK_TIME_LIMIT_S = 2.0
 """Seconds for each dtype's careful peak measurement."""
 
 
-def _fresh(backend: Any, shape: tuple[int, ...], dtype: str, fill: float | None = None) -> Any:
-    """A new array or tensor as the chapter makes one: random normal, or ``fill`` everywhere."""
-    if backend.name == "torch":
-        torch = backend._t
-        kind = backend._torch_dtype(dtype)
-        if fill is not None:
-            return torch.full(shape, fill, dtype=kind, device=backend.device)
-        return torch.randn(shape, dtype=kind, device=backend.device)
-    kind = {"fp32": np.float32, "fp64": np.float64}[dtype]
-    if fill is not None:
-        return np.full(shape, fill, dtype=kind)
-    return np.random.default_rng(1).standard_normal(shape).astype(kind)
-
-
-def _sync(backend: Any) -> Callable[[], object] | None:
-    if backend.name == "torch" and getattr(backend, "is_gpu", False):
-        return backend._t.cuda.synchronize
-    return None
-
-
 def naive_matmul_s(
-    backend: Any, x_shape: tuple[int, int], w_shape: tuple[int, int], dtype: str, iters: int
+    backend: Backend, x_shape: tuple[int, int], w_shape: tuple[int, int], dtype: str, iters: int
 ) -> float:
     """Seconds per call of the chapter's loop ``_ = X @ W`` on fresh operands."""
-    x, w = _fresh(backend, x_shape, dtype), _fresh(backend, w_shape, dtype)
-    return naive_time(lambda: x @ w, iters, _sync(backend))
+    x, w = backend.new_array(x_shape, dtype), backend.new_array(w_shape, dtype)
+    return naive_time(lambda: x @ w, iters, backend.synchronize)
 
 
-def naive_triad_s(backend: Any, elements: int, iters: int) -> float:
+def naive_triad_s(backend: Backend, elements: int, iters: int) -> float:
     """Seconds per call of ``b + s * c`` on fresh fp64 arrays (a temporary and a new output)."""
-    b = _fresh(backend, (elements,), "fp64", 1.0)
-    c = _fresh(backend, (elements,), "fp64", 2.0)
-    return naive_time(lambda: b + TRIAD_SCALAR * c, iters, _sync(backend))
+    b = backend.new_array((elements,), "fp64", 1.0)
+    c = backend.new_array((elements,), "fp64", 2.0)
+    return naive_time(lambda: b + TRIAD_SCALAR * c, iters, backend.synchronize)
 
 
-def careful_s(backend: Any, kernel: Kernel) -> float:
+def careful_s(backend: Backend, kernel: Kernel) -> float:
     """Median seconds per call with warm-up and repeats."""
     timing = time_call(kernel, backend.timer, repeats=9, min_repeat_s=backend.min_repeat_s)
     return timing.median_s

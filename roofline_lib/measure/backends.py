@@ -6,14 +6,16 @@ explicitly, on the CPU).
 the torch backend is chosen or ``"auto"`` looks for a GPU.
 
 A backend provides, for the measurement modules: a timer, the square matmul for the peak, the
-sweep's matmuls, the triad, a description of the machine, and the dtypes it can measure well.
+sweep's matmuls, the triad, a description of the machine, and the dtypes it can measure well;
+and, for code that times its own loops (tools/bench_measure.py), new arrays on its device and a
+way to wait for the device.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from typing import Protocol
+from typing import Any, Protocol
 
 from .._checks import UnknownNameError
 from .machine import Machine
@@ -77,6 +79,17 @@ class Backend(Protocol):
 
     def release(self) -> None:
         """Give back memory held by finished kernels (a GPU's caching allocator)."""
+        ...
+
+    def new_array(self, shape: tuple[int, ...], dtype: str, fill: float | None = None) -> Any:
+        """A new array (numpy) or tensor (torch) on this backend's device, as a script makes
+        one: standard normal values, or ``fill`` everywhere. ``dtype``: one the backend's arrays
+        can hold ('fp32' and 'fp64' always; an UnknownNameError lists them otherwise)."""
+        ...
+
+    def synchronize(self) -> None:
+        """Wait until the device has finished all work queued so far (on the CPU, nothing to
+        wait for: the call returns at once)."""
         ...
 
 

@@ -163,3 +163,14 @@ class NumpyBackend:
 
     def release(self) -> None:
         return None
+
+    def new_array(
+        self, shape: tuple[int, ...], dtype: str, fill: float | None = None
+    ) -> np.ndarray:
+        kind = NUMPY_DTYPES[choice("dtype", dtype, NUMPY_DTYPES)]
+        if fill is not None:
+            return np.full(shape, fill, dtype=kind)
+        return self._rng.standard_normal(shape).astype(kind)
+
+    def synchronize(self) -> None:
+        return None  # numpy's calls return when their work is done

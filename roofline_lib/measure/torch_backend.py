@@ -144,8 +144,10 @@ class TorchBackend:
     # -- dtypes ------------------------------------------------------------------------------
 
     def _torch_dtype(self, dtype: str) -> Any:
+        """The torch dtype of ``dtype`` ('bf16', 'fp16', 'fp32' or 'fp64')."""
         t = self._t
-        return {"bf16": t.bfloat16, "fp16": t.float16, "fp32": t.float32, "fp64": t.float64}[dtype]
+        kinds = {"bf16": t.bfloat16, "fp16": t.float16, "fp32": t.float32, "fp64": t.float64}
+        return kinds[choice("dtype", dtype, kinds)]
 
     def check_dtype(self, dtype: str) -> str:
         choice("dtype", dtype, DTYPES)
@@ -252,3 +254,13 @@ class TorchBackend:
     def release(self) -> None:
         if self.is_gpu:
             self._t.cuda.empty_cache()
+
+    def new_array(self, shape: tuple[int, ...], dtype: str, fill: float | None = None) -> Any:
+        kind = self._torch_dtype(dtype)
+        if fill is not None:
+            return self._t.full(shape, fill, dtype=kind, device=self._device)
+        return self._t.randn(shape, dtype=kind, device=self._device)
+
+    def synchronize(self) -> None:
+        if self.is_gpu:
+            self._t.cuda.synchronize(self._device)
