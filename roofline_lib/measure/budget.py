@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 MIN_BUDGET_S = 1.0
@@ -31,18 +32,23 @@ def check_budget(budget_s: object) -> float:
 
 @dataclass(frozen=True)
 class Budget:
-    """``total_s`` seconds from ``start``, a :func:`time.perf_counter` reading (default: now)."""
+    """``total_s`` seconds from ``start``, a reading of ``clock`` (default: now).
+
+    ``clock`` returns seconds (default :func:`time.perf_counter`); a test passes a simulated one,
+    so that what the budget decides does not depend on how fast or busy the machine is.
+    """
 
     total_s: float
     start: float | None = None
+    clock: Callable[[], float] = time.perf_counter
 
     def __post_init__(self) -> None:
         if self.start is None:
-            object.__setattr__(self, "start", time.perf_counter())
+            object.__setattr__(self, "start", self.clock())
 
     def elapsed_s(self) -> float:
         """Seconds since the run started."""
-        return time.perf_counter() - self.start
+        return self.clock() - self.start
 
     def remaining_s(self) -> float:
         """Seconds left before the deadline (negative once it has passed)."""

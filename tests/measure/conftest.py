@@ -1,8 +1,8 @@
 """Shared fixtures for the measurement tests: one small real measurement for the whole session.
 
 Every test in this package runs in one xdist group (``--dist loadgroup``), so two measurements
-never compete for the same cores; the tests assert behaviour and units, never speed, apart from
-the time budget's contract.
+never compete for the same cores; the tests assert behaviour and units, never speed (the time
+budget's contract is checked on a simulated clock, test_measure_budget.py).
 """
 
 from __future__ import annotations
@@ -18,12 +18,6 @@ SMALL_SWEEP = {"D": 512, "batches": (1, 4, 16, 64, 256, 1024)}
 SMALL_BUDGET_S = 8.0
 """Generous for the small sweep, so that it is measured even on a busy machine; an idle one
 finishes in a few seconds and the run ends early."""
-
-
-def budget_slack_s(budget_s: float) -> float:
-    """How late a run may end: the last step's estimate can be off (the machine may be shared),
-    and a step once started is finished. 25% of the budget plus one second."""
-    return 0.25 * budget_s + 1.0
 
 
 @pytest.fixture(scope="session")

@@ -1,38 +1,46 @@
-"""``python -m roofline_lib.measure`` with its default budget: the table, the progress bar,
---json and --plot, within the 20-second contract."""
+"""``python -m roofline_lib.measure``: the table, the progress bar, --budget, --json and --plot.
+
+The run is small (``--dim 512``) with a budget generous enough that even a loaded machine
+measures its sweep (an idle one finishes in seconds, and the run ends early): the tests check
+what the command prints and writes, never how long it took. That the budget is kept is tested
+on a simulated clock (test_measure_budget.py).
+"""
 
 from __future__ import annotations
 
+import inspect
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
-from roofline_lib.measure import MeasuredRoofline
-
-from .conftest import budget_slack_s
+from roofline_lib.measure import MeasuredRoofline, measure
+from roofline_lib.measure.__main__ import parser
 
 pytestmark = pytest.mark.xdist_group("measure")
 
 ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_BUDGET_S = 20.0
-PYTHON_START_S = 3.0
-"""Interpreter, numpy and matplotlib start-up, outside measure()'s budget."""
+CLI_BUDGET_S = 30.0
+"""Seconds for the small run: its sweep at D = 512 takes well under a second on an idle core."""
 
 
 @pytest.fixture(scope="module")
 def cli_run(tmp_path_factory: pytest.TempPathFactory):
     out = tmp_path_factory.mktemp("cli")
     env = {**os.environ, "MPLBACKEND": "Agg", "PYTHONPATH": str(ROOT)}
-    start = time.perf_counter()
     proc = subprocess.run(
         [
             sys.executable,
             "-m",
             "roofline_lib.measure",
+            "--backend",
+            "numpy",
+            "--dim",
+            "512",
+            "--budget",
+            str(CLI_BUDGET_S),
             "--json",
             str(out / "m.json"),
             "--plot",
@@ -42,20 +50,20 @@ def cli_run(tmp_path_factory: pytest.TempPathFactory):
         text=True,
         cwd=ROOT,
         env=env,
-        timeout=120,
+        timeout=600,
     )
-    return proc, time.perf_counter() - start, out
+    return proc, out
 
 
-def test_default_run_respects_the_20_second_budget(cli_run) -> None:
-    proc, wall_s, _ = cli_run
-    assert proc.returncode == 0, proc.stderr
-    limit = DEFAULT_BUDGET_S + budget_slack_s(DEFAULT_BUDGET_S) + PYTHON_START_S
-    assert wall_s <= limit
+def test_the_command_line_budget_is_measures_default() -> None:
+    default_s = inspect.signature(measure).parameters["budget_s"].default
+    assert parser().parse_args([]).budget == default_s
+    assert f"default {default_s:g}" in parser().format_help()
 
 
 def test_prints_peak_bandwidth_critical_intensity_and_the_sweep(cli_run) -> None:
-    proc, _, _ = cli_run
+    proc, _ = cli_run
+    assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     for text in ("peak fp32", "peak fp64", "bandwidth", "critical intensity", "FLOPs/byte"):
         assert text in out
@@ -66,22 +74,23 @@ def test_prints_peak_bandwidth_critical_intensity_and_the_sweep(cli_run) -> None
 
 
 def test_progress_bar_goes_to_stderr(cli_run) -> None:
-    proc, _, _ = cli_run
+    proc, _ = cli_run
     assert "%" in proc.stderr and "sweep B=1" in proc.stderr
     assert "sweep B=" not in proc.stdout
 
 
 def test_json_file_is_a_measured_roofline(cli_run) -> None:
-    _, _, out = cli_run
+    _, out = cli_run
     result = MeasuredRoofline.from_json(out / "m.json")
-    assert result.budget_s == DEFAULT_BUDGET_S
-    assert result.sweep
+    assert result.budget_s == CLI_BUDGET_S
+    assert (result.D, result.F, result.backend) == (512, 512, "numpy")
+    assert result.sweep and result.sweep[0].batch == 1
 
 
 def test_plot_is_a_real_png(cli_run) -> None:
     from matplotlib import image
 
-    _, _, out = cli_run
+    _, out = cli_run
     data = (out / "m.png").read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     pixels = image.imread(out / "m.png")

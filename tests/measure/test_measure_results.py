@@ -17,7 +17,7 @@ from roofline_lib.measure import (
     SweepPoint,
 )
 
-from .conftest import SMALL_BUDGET_S, SMALL_SWEEP, budget_slack_s
+from .conftest import SMALL_BUDGET_S, SMALL_SWEEP
 
 pytestmark = pytest.mark.xdist_group("measure")
 
@@ -114,11 +114,14 @@ def test_sweep_runs_in_increasing_batch_and_reports_what_it_skipped(
     assert result.trimmed == bool(result.skipped_batches)
 
 
-def test_small_run_respects_its_budget(measured: tuple[MeasuredRoofline, float]) -> None:
+def test_small_run_records_its_budget_and_its_time(
+    measured: tuple[MeasuredRoofline, float],
+) -> None:
+    # that the budget is kept is tested on a simulated clock (test_measure_budget.py); a real
+    # run's wall time depends on how busy the machine is
     result, wall_s = measured
     assert result.budget_s == SMALL_BUDGET_S
-    assert result.elapsed_s <= wall_s
-    assert wall_s <= SMALL_BUDGET_S + budget_slack_s(SMALL_BUDGET_S)
+    assert 0 < result.elapsed_s <= wall_s
 
 
 def test_machine_description_names_cpu_threads_and_blas(result: MeasuredRoofline) -> None:
