@@ -95,13 +95,18 @@ def test_tiles_of_128_256_512_give_intensity_64_128_256():
         assert tiled == pytest.approx(expected, rel=1e-3)
 
 
-def test_megatron_per_replica_batches():
-    # chapter: 2048 × 4096 tokens over DP = 16 → 524,288; 32 × 4096 / 16 = 8,192; 512 × 4096 / 128.
-    assert 2048 * 4096 // 16 == 524_288
-    assert 32 * 4096 // 16 == 8_192
-    assert 512 * 4096 // 128 == 16_384
-    for tokens in (524_288, 8_192, 16_384):
-        assert tokens > rl.critical_batch_size(H100)
+def test_megatron_matmul_shards_are_compute_bound_on_an_h100():
+    # chapter: 2048 sequences of 4096 tokens over DP = 16 → 524,288 tokens per replica; with one
+    # sequence per micro-batch each matmul sees B = 4096 tokens, and TP = 8 splits F = 28,672
+    # into shards of 3,584 but leaves B whole. Each shard's matmul 4096 × 8192 × 3584 has
+    # intensity ≈ 1,550, far above the H100's ≈ 295: compute-bound, even for a global batch of 32.
+    B, D, F_shard = 4096, 8192, 28_672 // 8
+    shard = rl.analyze(rl.matmul(B, D, F_shard), H100)
+    assert shard.regime == "compute-bound"
+    assert shard.arithmetic_intensity == pytest.approx(1549.8, abs=0.1)
+    assert rl.critical_batch_size(H100) < B
+    # the micro-batch, not the replica's batch, is what a matmul sees: 8 tokens would not do
+    assert rl.analyze(rl.matmul(8, D, F_shard), H100).regime == "memory-bound"
 
 
 # -- 2.5 network rooflines ------------------------------------------------------------------
