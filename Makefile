@@ -2,7 +2,7 @@
 #
 #   make book      build the book into _build/html (strict and nitpicky: any warning, any
 #                  broken cross-reference fails; nitpicky is set in _config.yml)
-#   make test      lint + the whole test suite (what CI runs)
+#   make test      lint (ruff, and mypy strict on roofline_lib) + the whole test suite (what CI runs)
 #   make lab       JupyterLab on a git-ignored copy of the exercises (work/), as a student sees it
 #   make student-kit   dist/roofline-student-kit.zip: what students install (no solutions, no grader)
 #   make release   regenerate exercises/ (student version) from solutions/, and the visible checks
@@ -53,11 +53,14 @@ book: setup _build/.lib-stamp
 	$(BIN)/jupyter-book build . -W --keep-going --all
 
 # -- tests -----------------------------------------------------------------------------------
-PY_SOURCES := $(wildcard roofline_lib roofline_grader tests tools kit)
+# the book's Python is its helpers (book/*.md are notebooks, executed and checked by make book)
+PY_SOURCES := $(wildcard roofline_lib roofline_grader tests tools kit book/*.py book/_ext/*.py)
 
+# mypy: strict on roofline_lib (settings in pyproject.toml)
 lint: $(STAMP)
 	$(BIN)/ruff check $(PY_SOURCES)
 	$(BIN)/ruff format --check $(PY_SOURCES)
+	$(BIN)/mypy
 
 format: $(STAMP)
 	$(BIN)/ruff format $(PY_SOURCES)

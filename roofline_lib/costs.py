@@ -167,7 +167,7 @@ def elementwise(
     n = positive_count("D", D)
     if isinstance(flops_per_element, str):
         name = choice("flops_per_element", flops_per_element, ELEMENTWISE_FLOPS_PER_ELEMENT)
-        k = np.float64(ELEMENTWISE_FLOPS_PER_ELEMENT[name])
+        k = np.asarray(ELEMENTWISE_FLOPS_PER_ELEMENT[name], dtype=np.float64)
         op = name
     else:
         k = positive_count("flops_per_element", flops_per_element)

@@ -15,10 +15,11 @@ from typing import Any
 
 import numpy as np
 from matplotlib.axes import Axes
+from matplotlib.backend_bases import RendererBase
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.layout_engine import ConstrainedLayoutEngine
-from matplotlib.text import Text
+from matplotlib.text import Annotation, Text
 from matplotlib.ticker import FuncFormatter, LogLocator
 from matplotlib.transforms import Bbox
 
@@ -62,7 +63,7 @@ def fit_figure(
     if width > width_in:
         fig.set_size_inches(width_in, height * width_in / width)
     for text in fig.findobj(Text):
-        if text.get_text() and text.get_fontsize() < min_font_pt:
+        if text.get_text() and _font_pt(text) < min_font_pt:
             text.set_fontsize(min_font_pt)
     _wrap_titles(fig)
     return fig
@@ -97,17 +98,31 @@ def _wrap_titles(fig: Figure) -> None:
 
 def smallest_font_pt(fig: Figure) -> float:
     """The smallest font size of any visible, non-empty text in ``fig``, points."""
-    sizes = [
-        t.get_fontsize() for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()
-    ]
+    sizes = [_font_pt(t) for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
     return min(sizes) if sizes else float("inf")
 
 
-def _renderer(fig: Figure):
+def _font_pt(text: Text) -> float:
+    """``text``'s font size, points (``get_fontsize`` returns points; its type also admits the
+    names, such as "small", that only the setter takes)."""
+    return float(text.get_fontsize())
+
+
+def figure_of(ax: Axes) -> Figure:
+    """The top-level figure ``ax`` is drawn in (also for axes in a subfigure): what the charts
+    return and fit to the page."""
+    fig = ax.get_figure(root=True)
+    if fig is None:  # matplotlib creates every Axes in a figure
+        raise ValueError("ax belongs to no figure")
+    return fig
+
+
+def _renderer(fig: Figure) -> RendererBase:
     """A renderer for ``fig`` with its layout done (an Agg canvas if the figure has none)."""
-    canvas = fig.canvas if hasattr(fig.canvas, "get_renderer") else FigureCanvasAgg(fig)
+    canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
     fig.draw_without_rendering()
-    return canvas.get_renderer()
+    # backend_agg has no type annotations: get_renderer returns a RendererAgg
+    return canvas.get_renderer()  # type: ignore[no-untyped-call,no-any-return]
 
 
 LEGEND_WRAP_CHARS = 50
@@ -160,7 +175,7 @@ and the label's alignment there. Up-left and down-right come first: a roofline r
 right, so those corners of a point on it are empty."""
 
 
-def _marker_boxes(ax: Axes, renderer) -> list[Bbox]:
+def _marker_boxes(ax: Axes, renderer: RendererBase) -> list[Bbox]:
     """Display boxes of every marker drawn in ``ax`` (a marker's size plus 2 points)."""
     boxes = []
     for line in ax.get_lines():
@@ -191,8 +206,8 @@ def place_labels(
     labels: Sequence[tuple[str, tuple[float, float]]],
     *,
     avoid_lines: bool = True,
-    **text_kw: object,
-) -> list[Text]:
+    **text_kw: Any,
+) -> list[Annotation]:
     """Annotate each ``(text, (x, y))`` of ``labels`` next to its point, at the first spot of a
     fixed list (up-left, down-right, above, below, ...) where the label stays inside the axes
     and overlaps no marker, no other text of the axes and, if possible, no line. Returns the
@@ -200,15 +215,15 @@ def place_labels(
     first fitted to the page (:func:`fit_figure`: width, text size, wrapped titles), so that the
     layout the labels are placed in is the one the book shows. With ``avoid_lines=False`` a
     label may cross a line, and takes the nearest spot clear of markers and text."""
-    fit_figure(ax.figure)
-    renderer = _renderer(ax.figure)
+    fit_figure(figure_of(ax))
+    renderer = _renderer(figure_of(ax))
     inside = ax.get_window_extent(renderer)
     taken = _marker_boxes(ax, renderer) + [
         t.get_window_extent(renderer) for t in ax.texts if t.get_visible() and t.get_text()
     ]
     lines = _line_points(ax)
-    kw = {"fontsize": MIN_FONT_PT, **text_kw}
-    placed = []
+    kw: dict[str, Any] = {"fontsize": MIN_FONT_PT, **text_kw}
+    placed: list[Annotation] = []
     for text, xy in labels:
         chosen = None
         for keep_off_lines in (True, False) if avoid_lines else (False,):
@@ -362,13 +377,13 @@ def plot_roofline_regions(
         title or "More bandwidth moves the ridge left: fewer operations are bandwidth-bound"
     )
     _region_labels(ax, spans, peak)
-    return ax.figure
+    return figure_of(ax)
 
 
 def _region_labels(ax: Axes, spans: Sequence[tuple[float, float, str, str]], peak: float) -> None:
     """Each region's name centred over it, just above the roof; a name that would overlap an
     earlier one (a narrow region) goes below the roof inside its region instead."""
-    renderer = _renderer(ax.figure)
+    renderer = _renderer(figure_of(ax))
     taken = [t.get_window_extent(renderer) for t in ax.texts]
     for start, end, _kind, text in spans:
         for y, va in ((peak * 1.5, "bottom"), (peak / 4, "top"), (peak / 30, "top")):
@@ -420,7 +435,7 @@ def plot_roofline(
         peak, bw = chip.peak(dtype), chip.bandwidth(level)
         draw_roof(ax, x, peak, bw, color, f"{chip.name}: critical {format_number(i_star, 3)}")
         for j, (_label, intensity) in enumerate(points):
-            y = achievable_flops_per_s(intensity, peak, bw)
+            y = float(achievable_flops_per_s(intensity, peak, bw))
             ax.plot(
                 [intensity],
                 [y],
@@ -464,7 +479,7 @@ def plot_roofline(
             for label, i in points
         ],
     )
-    return ax.figure
+    return figure_of(ax)
 
 
 def plot_throughput_vs_batch(
@@ -513,7 +528,7 @@ def plot_throughput_vs_batch(
         labels.append((label, (b_mark, float(np.interp(b_mark, b, y))), color))
     for label, xy, color in labels:
         place_labels(ax, [(label, xy)], color=color)
-    return ax.figure
+    return figure_of(ax)
 
 
 def plot_matmul_throughput(
@@ -576,14 +591,14 @@ def plot_intensity_vs_batch(
     ax.set_title(
         title or "A matmul's intensity is about B: newer chips need bigger batches", fontsize=10
     )
-    return ax.figure
+    return figure_of(ax)
 
 
 def _label_lines_on_them(ax: Axes, lines: Sequence[tuple[str, float]]) -> None:
     """Write each ``(text, slope)`` on the line y = slope·x of log-log ``ax``, on a white box,
     at the first of several points along the line (from its upper end) where the text stays
     inside the axes and overlaps no marker and no text already there."""
-    renderer = _renderer(ax.figure)
+    renderer = _renderer(figure_of(ax))
     inside = ax.get_window_extent(renderer)
     taken = _marker_boxes(ax, renderer) + [
         t.get_window_extent(renderer) for t in ax.texts if t.get_visible() and t.get_text()
@@ -673,13 +688,13 @@ def plot_chip_balance(
         axis.set_major_locator(LogLocator(base=10, subs=(1, 2, 5)))
         axis.set_minor_formatter(FuncFormatter(lambda _v, _pos: ""))
     ax.set_title(title or f"Critical intensity I* = C/W of each chip ({dtype}, {level})")
-    fit_figure(ax.figure)
+    fit_figure(figure_of(ax))
     for c, xc, yc in zip(cs, xs, ys, strict=True):
         color = VENDOR_COLORS.get(c.vendor, palette.SERIES[3])
         name = f"{c.name}: {format_number(critical_intensity(c, dtype, level), 3)}"
         place_labels(ax, [(name, (xc, yc))], avoid_lines=False, color=color)
     _label_lines_on_them(ax, [(f"I* = {format_number(i, 3)}", i) for i in intensities])
-    return ax.figure
+    return figure_of(ax)
 
 
 def plot_multilevel_roofline(
@@ -727,7 +742,7 @@ def plot_multilevel_roofline(
         title or f"{c.name}: the slower the level, the more reuse it takes to stay compute-bound",
         fontsize=10,
     )
-    return ax.figure
+    return figure_of(ax)
 
 
 def __getattr__(name: str) -> Any:

@@ -246,7 +246,7 @@ def affinity() -> set[int]:
 def last_level_cache(root: Path, cpus: set[int]) -> tuple[int | None, str]:
     """(bytes, source): the highest-level data or unified cache in sysfs, summed over its
     distinct instances among ``cpus`` (one L3 per chiplet on AMD, one per socket on Intel)."""
-    best_level, instances = 0, {}
+    best_level, instances = 0, dict[str, int]()
     for cpu in sorted(cpus):
         base = f"sys/devices/system/cpu/cpu{cpu}/cache"
         try:

@@ -26,7 +26,7 @@ from ..dtypes import DTYPES
 from .bandwidth import NumpyTriad, triad_block, triad_elements
 from .cpuinfo import CpuInfo, read_cpu_info
 from .machine import Machine
-from .timing import Kernel, PerfCounterTimer
+from .timing import Kernel, PerfCounterTimer, Timer
 
 NUMPY_DTYPES = {"fp32": np.float32, "fp64": np.float64}
 """The dtypes the numpy backend measures: the two BLAS multiplies."""
@@ -66,7 +66,7 @@ def blas_description(info: list[dict[str, object]]) -> tuple[str, int | None]:
                 extras.append(str(entry["threading_layer"]))
             tail = f" ({', '.join(extras)})" if extras else ""
             threads = entry.get("num_threads")
-            return f"{name} {version}".strip() + tail, int(threads) if threads else None
+            return f"{name} {version}".strip() + tail, threads if isinstance(threads, int) else None
     return "no BLAS found by threadpoolctl (numpy's own loops)", None
 
 
@@ -78,7 +78,7 @@ class NumpyBackend:
     dtypes = tuple(NUMPY_DTYPES)
     default_dtype = "fp32"
     default_dim = 4096
-    peak_sizes = (256, 512, 1024, 2048)
+    peak_sizes: tuple[int, ...] = (256, 512, 1024, 2048)
     min_repeat_s = 0.002
     triad_method = (
         "numpy: np.multiply(c, s, out=a); np.add(a, b, out=a), block by block so that a is still "
@@ -87,7 +87,7 @@ class NumpyBackend:
 
     def __init__(self, threads: int | None = None, cpu: CpuInfo | None = None) -> None:
         self._requested_threads = threads
-        self.timer = PerfCounterTimer()
+        self.timer: Timer = PerfCounterTimer()
         self.cpu = cpu or read_cpu_info()
         _, blas_threads = blas_description(threadpool_info())
         self.threads = threads or blas_threads or 1

@@ -21,6 +21,7 @@ from ..plots import (
     INTENSITY_LABEL,
     axes_or_new,
     draw_roof,
+    figure_of,
     intensity_grid,
     legend_below,
     log_axes,
@@ -118,16 +119,20 @@ def plot_measured_roofline(
         f"and triad {format_quantity(bandwidth, 'B/s')}"
     )
     draw_roof(ax, x, peak, bandwidth, roof_color, label)
-    theory = result.theoretical_peak_flops_per_s
-    if theory is not None:
-        bound = result.theoretical.upper_bound
+    theoretical = result.theoretical
+    theory = theoretical.flops_per_s if theoretical is not None else None
+    if theoretical is not None:
         ax.axhline(
-            theory,
+            theoretical.flops_per_s,
             color=palette.PEAK,
             ls="--",
             lw=1,
-            label=f"theoretical peak {format_quantity(theory, 'FLOP/s')}"
-            + (" (an upper bound)" if bound else " (at the clock read; not a bound)"),
+            label=f"theoretical peak {format_quantity(theoretical.flops_per_s, 'FLOP/s')}"
+            + (
+                " (an upper bound)"
+                if theoretical.upper_bound
+                else " (at the clock read; not a bound)"
+            ),
         )
     if points:
         ax.plot(
@@ -163,7 +168,7 @@ def plot_measured_roofline(
     if title is None:
         shape = f"D = F = {result.D}" if result.D == result.F else f"D = {result.D}, F = {result.F}"
         setting = f"{result.machine.name}, {result.backend} {result.dtype}, {shape}"
-        if result.busy:
+        if result.busy and result.cpu_share is not None:
             setting += f"; machine busy ({format_number(100 * result.cpu_share, 2)}% CPU share)"
         title = f"{efficiency_title(result)}\n{setting}"
     ax.set_title(title, fontsize=10)
@@ -184,4 +189,4 @@ def plot_measured_roofline(
             ],
             color=measured_color,
         )
-    return ax.figure
+    return figure_of(ax)

@@ -118,7 +118,7 @@ def _notes(result: MeasuredRoofline, cache_bytes: int, cache_name: str) -> tuple
             f"itself a measurement (an {result.peak.n}×{result.peak.n} matmul, which a larger "
             "matmul can beat, or which ran while the machine was busier)."
         )
-    if result.busy:
+    if result.busy and result.cpu_share is not None:
         notes.append(
             f"The run got only {format_percent(result.cpu_share, 2)} of the CPU time its "
             f"{result.machine.threads} thread(s) asked for: other processes were using the cores, "

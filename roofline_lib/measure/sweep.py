@@ -131,7 +131,7 @@ class SweepPlan:
     @property
     def roofline_s(self) -> np.ndarray:
         """Seconds per call on the measured roofline: flops / predicted."""
-        return self.flops / self.predicted_flops_per_s
+        return np.asarray(self.flops / self.predicted_flops_per_s, dtype=np.float64)
 
 
 def plan_sweep(

@@ -25,7 +25,7 @@ from .backends import BackendUnavailableError
 from .bandwidth import triad_elements
 from .cpuinfo import read_cpu_info
 from .machine import GpuInfo, Machine
-from .timing import Kernel, PerfCounterTimer
+from .timing import Kernel, PerfCounterTimer, Timer
 
 GPU_DTYPES = ("bf16", "fp16", "fp32")
 CPU_DTYPES = ("fp32", "fp64", "bf16")
@@ -63,7 +63,7 @@ class CudaEventTimer:
             fn()
         end.record()
         end.synchronize()
-        return start.elapsed_time(end) / 1e3  # elapsed_time is in milliseconds
+        return float(start.elapsed_time(end)) / 1e3  # elapsed_time is in milliseconds
 
 
 class TorchTriad:
@@ -119,16 +119,16 @@ class TorchBackend:
                 raise BackendUnavailableError(f"device={device!r}: no GPU visible to torch")
             if self._device.index is None:
                 self._device = torch.device("cuda", torch.cuda.current_device())
-            self.timer: Any = CudaEventTimer(torch, self._device)
-            self.dtypes = GPU_DTYPES
+            self.timer: Timer = CudaEventTimer(torch, self._device)
+            self.dtypes: tuple[str, ...] = GPU_DTYPES
             self.default_dtype, self.default_dim = "bf16", 8192
-            self.peak_sizes = (1024, 2048, 4096, 8192)
+            self.peak_sizes: tuple[int, ...] = (1024, 2048, 4096, 8192)
             self.min_repeat_s = 0.01
             props = torch.cuda.get_device_properties(self._device)
             l2 = getattr(props, "L2_cache_size", 0) or 0
             self.cache_bytes = int(l2) or 50 * 2**20
             self.threads = 1
-            self._memory = int(props.total_memory)
+            self._memory: int | None = int(props.total_memory)  # None: unknown (a CPU's)
         else:
             self.timer = PerfCounterTimer()
             self.dtypes = CPU_DTYPES
@@ -136,7 +136,7 @@ class TorchBackend:
             self.peak_sizes = (256, 512, 1024, 2048)
             self.min_repeat_s = 0.002
             self.cache_bytes = self.cpu.llc_or_fallback_bytes
-            self.threads = threads or torch.get_num_threads()
+            self.threads = threads or int(torch.get_num_threads())
             self._memory = self.cpu.available_memory_bytes
         self._requested_threads = None if self.is_gpu else threads
         self.device = str(self._device)
@@ -247,7 +247,7 @@ class TorchBackend:
 
     def triad(self) -> TorchTriad:
         cache = max(self.cache_bytes, GPU_TRIAD_MIN_BYTES // 4) if self.is_gpu else self.cache_bytes
-        available = int(self._memory * 0.9) if self.is_gpu else self._memory
+        available = int(self._memory * 0.9) if self.is_gpu and self._memory else self._memory
         elements, _ = triad_elements(cache, available)
         return TorchTriad(self._t, self._device, elements, self.threads)
 

@@ -70,7 +70,8 @@ class Outcome:
 @functools.cache
 def cases() -> dict[str, list[dict[str, Any]]]:
     """Every part's visible cases, by grade id."""
-    return json.loads(CASES_PATH.read_text(encoding="utf-8"))
+    loaded: dict[str, list[dict[str, Any]]] = json.loads(CASES_PATH.read_text(encoding="utf-8"))
+    return loaded
 
 
 def visible_checks(grade_id: str, namespace: Mapping[str, Any]) -> None:

@@ -184,12 +184,14 @@ def _array(kind: str, value: Any, shape: tuple[int, ...], name: str) -> list[Any
     if kind == "bool":
         if value.dtype.kind != "b":
             raise _BadAnswerError(f"{name} should return an array of True/False values")
-        return np.asarray(value, dtype=bool).tolist()
+        flags: list[Any] = np.asarray(value, dtype=bool).tolist()
+        return flags
     if value.dtype.kind not in "iuf":
         raise _BadAnswerError(
             f"{name} should return an array of numbers, not of dtype {value.dtype}"
         )
-    return np.asarray(value, dtype=np.float64).tolist()
+    numbers: list[Any] = np.asarray(value, dtype=np.float64).tolist()
+    return numbers
 
 
 def _figure(value: Any, name: str) -> dict[str, Any]:
