@@ -13,7 +13,9 @@ what careful timing changes against the chapter's naive loop, measured side by s
   careful twin, first, as it would at the top of a script. A ratio above 1 means the naive loop
   under-reported the throughput.
 
-``python -m tools.bench_measure [--backend auto|numpy|torch] [--iters N]``; ``make bench`` runs it.
+``python -m tools.bench_measure [--backend auto|numpy|torch] [--iters N] [--quick]``; ``make bench``
+runs it. ``--quick`` is a smoke run of the same code on small sizes (the peak's smallest matmul,
+D = 512), in a few seconds; its ratios say little.
 """
 
 from __future__ import annotations
@@ -34,6 +36,11 @@ NAIVE_ITERS = 10
 """Calls in the naive loop (the chapter uses 100 on a GPU; 10 keeps a CPU run short)."""
 PEAK_TIME_LIMIT_S = 2.0
 """Seconds for each dtype's careful peak measurement."""
+QUICK_PEAK_TIME_LIMIT_S = 0.0
+"""--quick: no time to grow the peak's matmul, so it stays at the backend's smallest size (with
+the minimum of repeats)."""
+QUICK_DIM = 512
+"""--quick: D = F of the B = 1 matmul (otherwise the backend's default_dim)."""
 
 
 def naive_matmul_s(
@@ -61,6 +68,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.bench_measure", description=__doc__)
     parser.add_argument("--backend", default="auto", choices=("auto", "numpy", "torch"))
     parser.add_argument("--iters", type=int, default=NAIVE_ITERS, help="calls in the naive loop")
+    parser.add_argument(
+        "--quick", action="store_true", help="smoke run: small sizes, seconds instead of a minute"
+    )
     args, _unknown = parser.parse_known_args(argv or [])  # tools.bench passes one argv to all
     backend = select_backend(args.backend)
     rows: list[tuple[str, float, float]] = []  # (kernel, naive rate, careful rate)
@@ -71,7 +81,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"roofline_lib.measure on {machine.name} ({backend.name}, {backend.device})")
 
         peaks = {
-            dt: measure_peak(backend, dt, time_limit_s=PEAK_TIME_LIMIT_S)
+            dt: measure_peak(
+                backend,
+                dt,
+                time_limit_s=QUICK_PEAK_TIME_LIMIT_S if args.quick else PEAK_TIME_LIMIT_S,
+            )
             for dt in backend.peak_dtypes(dtype)
         }
         theory = theoretical_peaks(machine, list(peaks))
@@ -96,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         units.append("FLOP/s")
         backend.release()
 
-        D = backend.default_dim
+        D = QUICK_DIM if args.quick else backend.default_dim
         flops = 2.0 * D * D
         naive = naive_matmul_s(backend, (1, D), (D, D), dtype, args.iters)
         careful = careful_s(backend, backend.sweep_matmuls(1, D, D, dtype)(1))
