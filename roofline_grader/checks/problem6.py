@@ -1,9 +1,13 @@
-"""Problem 6: standard and flash attention for Q, K, V, O of shape bf16[B, N, d].
+"""Problem 6: standard and flash attention for Q, K, V, O of shape bf16[H, S, d].
 
 References: ``roofline_lib.standard_attention`` and ``roofline_lib.flash_attention`` (their
 docstrings are the byte models the statement spells out), ``roofline_lib.analyze`` on the H100 SXM
 for the regime, and ``roofline_lib.standard_attention_critical_seq_len``. Limits are the
-intensities at N = 10¹² (standard) or N = 10⁹·M (flash), within 10⁻⁸ of the limit.
+intensities at S = 10¹² (standard) or S = 10⁹·M (flash), within 10⁻⁸ of the limit.
+
+H counts heads, S is the sequence length and d the head dimension (the book's notation). The
+probes call a student's functions positionally, so a submission written with the old parameter
+names (B, N, d) grades the same.
 """
 
 from __future__ import annotations
@@ -50,7 +54,7 @@ I_STAR = critical_intensity(H100)
 HEAD_DIMS = (16, 32, 64, 80, 96, 128, 192, 256)
 
 
-def _bnd(rng: random.Random, n: int) -> list[tuple[int, int, int]]:
+def _hsd(rng: random.Random, n: int) -> list[tuple[int, int, int]]:
     return [(log_int(rng, 1, 64), log_int(rng, 1, 32768), rng.choice(HEAD_DIMS)) for _ in range(n)]
 
 
@@ -67,34 +71,34 @@ def _own_limit(answers: Answers, key: str, source: str) -> Carried:
     return Carried(own_values(answers, key), source)
 
 
-LIMIT_N = 1e12
-"""The student's own intensity at N = 10¹² stands for its N ≫ d limit (as the reference's does)."""
+LIMIT_S = 1e12
+"""The student's own intensity at S = 10¹² stands for its S ≫ d limit (as the reference's does)."""
 
 
 def _plan_standard(rng: random.Random):
-    calls = _with_arrays([(1, 1, 1), (2, 4096, 128), *_bnd(rng, 8)], _bnd(rng, 8))
+    calls = _with_arrays([(1, 1, 1), (2, 4096, 128), *_hsd(rng, 8)], _hsd(rng, 8))
     return [call_probe("standard_flops", calls), call_probe("standard_bytes", calls)]
 
 
 def _verify_standard(plan: Plan, answers: Answers) -> list[Finding]:
-    B, N, d = _columns(plan["standard_flops"])
-    cost = standard_attention(B, N, d)
+    H, S, d = _columns(plan["standard_flops"])
+    cost = standard_attention(H, S, d)
     return [
         compare(
-            "standard_flops(B, N, d) on unseen shapes, scalars and arrays",
+            "standard_flops(H, S, d) on unseen shapes, scalars and arrays",
             plan["standard_flops"],
             answers,
             np.asarray(cost.flops).tolist(),
-            "count the FLOPs of the two matmuls, Q·Kᵀ and P·V, at 2 per multiply-add",
+            "count the FLOPs of the two matmuls, Q·Kᵀ and A·V, at 2 per multiply-add",
             [
                 (
-                    "there are two matmuls, Q·Kᵀ and P·V: count the FLOPs of both",
-                    (2 * B * N * N * d).tolist(),
+                    "there are two matmuls, Q·Kᵀ and A·V: count the FLOPs of both",
+                    (2 * H * S * S * d).tolist(),
                 )
             ],
         ),
         compare(
-            "standard_bytes(B, N, d) on unseen shapes, scalars and arrays",
+            "standard_bytes(H, S, d) on unseen shapes, scalars and arrays",
             plan["standard_bytes"],
             answers,
             np.asarray(cost.bytes_total).tolist(),
@@ -102,23 +106,23 @@ def _verify_standard(plan: Plan, answers: Answers) -> list[Finding]:
             "and writes its output back, two bytes per bf16 element",
             [
                 (
-                    "standard attention writes S and P to HBM and reads them back: count the N×N "
-                    "matrices",
-                    (8 * B * N * d).tolist(),
+                    "standard attention writes the scores and the weights A to HBM and reads them "
+                    "back: count the S×S matrices",
+                    (8 * H * S * d).tolist(),
                 ),
                 (
-                    "S is written by Q·Kᵀ and read by the softmax, P written by the softmax and read "
-                    "by P·V: four passes over an N×N matrix",
-                    (8 * B * N * d + 4 * B * N * N).tolist(),
+                    "the scores are written by Q·Kᵀ and read by the softmax, A written by the "
+                    "softmax and read by A·V: four passes over an S×S matrix",
+                    (8 * H * S * d + 4 * H * S * S).tolist(),
                 ),
-                ("bf16 elements are two bytes each", (4 * B * N * d + 4 * B * N * N).tolist()),
+                ("bf16 elements are two bytes each", (4 * H * S * d + 4 * H * S * S).tolist()),
             ],
         ),
     ]
 
 
 def _standard_intensity_probes(calls, dims) -> list:
-    at_limit = [(1, LIMIT_N, d) for (d,) in dims]
+    at_limit = [(1, LIMIT_S, d) for (d,) in dims]
     return [
         call_probe("standard_intensity", calls),
         call_probe("standard_intensity_limit", dims),
@@ -129,29 +133,29 @@ def _standard_intensity_probes(calls, dims) -> list:
 
 
 def _plan_standard_intensity(rng: random.Random):
-    calls = _with_arrays([(1, 1, 1), *_bnd(rng, 8)], _bnd(rng, 8))
+    calls = _with_arrays([(1, 1, 1), *_hsd(rng, 8)], _hsd(rng, 8))
     dims = [(d,) for d in (1, 64, 128)] + [([16, 100, 128, 1000, 4096],)]
     return _standard_intensity_probes(calls, dims)
 
 
 def _verify_standard_intensity(plan: Plan, answers: Answers) -> list[Finding]:
-    B, N, d = _columns(plan["standard_intensity"])
+    H, S, d = _columns(plan["standard_intensity"])
     (dims,) = _columns(plan["standard_intensity_limit"])
     return [
         compare(
-            "standard_intensity(B, N, d) on unseen shapes, scalars and arrays",
+            "standard_intensity(H, S, d) on unseen shapes, scalars and arrays",
             plan["standard_intensity"],
             answers,
-            np.asarray(standard_attention(B, N, d).arithmetic_intensity).tolist(),
+            np.asarray(standard_attention(H, S, d).arithmetic_intensity).tolist(),
             "intensity is the FLOPs over the bytes of the statement's byte model",
             carried=carried_from(answers, "part (a)", ratio, "standard_flops", "standard_bytes"),
         ),
         compare(
-            "standard_intensity_limit(d), the limit for N ≫ d",
+            "standard_intensity_limit(d), the limit for S ≫ d",
             plan["standard_intensity_limit"],
             answers,
             np.asarray(standard_attention(1, 10**12, dims).arithmetic_intensity).tolist(),
-            "let N grow much larger than d in the intensity and keep what remains",
+            "let S grow much larger than d in the intensity and keep what remains",
             [("bf16 elements are two bytes each", dims.tolist())],
             carried=_own_limit(
                 answers, "own:standard_intensity_at_limit", "your standard_intensity"
@@ -160,13 +164,13 @@ def _verify_standard_intensity(plan: Plan, answers: Answers) -> list[Finding]:
     ]
 
 
-def _bndm(rng: random.Random, n: int) -> list[tuple[int, int, int, int]]:
-    return [(*bnd, rng.choice((16, 32, 64, 100, 128, 256, 1000))) for bnd in _bnd(rng, n)]
+def _hsdm(rng: random.Random, n: int) -> list[tuple[int, int, int, int]]:
+    return [(*hsd, rng.choice((16, 32, 64, 100, 128, 256, 1000))) for hsd in _hsd(rng, n)]
 
 
 def _flash_probes(calls, tiles) -> list:
     at_limit = [
-        (1, [LIMIT_N / 1e3 * m for m in M] if isinstance(M, list) else LIMIT_N / 1e3 * M, 128, M)
+        (1, [LIMIT_S / 1e3 * m for m in M] if isinstance(M, list) else LIMIT_S / 1e3 * M, 128, M)
         for (M,) in tiles
     ]
     return [
@@ -179,7 +183,7 @@ def _flash_probes(calls, tiles) -> list:
 
 
 def _plan_flash(rng: random.Random):
-    calls = _with_arrays([(1, 1, 1, 1), (1, 1000, 64, 128), *_bndm(rng, 8)], _bndm(rng, 8))
+    calls = _with_arrays([(1, 1, 1, 1), (1, 1000, 64, 128), *_hsdm(rng, 8)], _hsdm(rng, 8))
     tiles = [(m,) for m in (1, 64, 128)] + [([16, 100, 1000],)]
     return _flash_probes(calls, tiles)
 
@@ -194,30 +198,30 @@ def _flash_carried(answers: Answers) -> Carried:
 
 
 def _verify_flash(plan: Plan, answers: Answers) -> list[Finding]:
-    B, N, d, M = _columns(plan["flash_bytes"])
-    cost = flash_attention(B, N, d, M)
+    H, S, d, M = _columns(plan["flash_bytes"])
+    cost = flash_attention(H, S, d, M)
     (tiles,) = _columns(plan["flash_intensity_limit"])
     return [
         compare(
-            "flash_bytes(B, N, d, M) on unseen shapes, scalars and arrays",
+            "flash_bytes(H, S, d, M) on unseen shapes, scalars and arrays",
             plan["flash_bytes"],
             answers,
             np.asarray(cost.bytes_total).tolist(),
             "Q is read once, K and V once per tile of M query rows, O written once",
             [
                 (
-                    "a partial last tile still streams all of K and V: there are ⌈N/M⌉ tiles "
+                    "a partial last tile still streams all of K and V: there are ⌈S/M⌉ tiles "
                     "(np.ceil for arrays)",
-                    (4 * B * N * d + 4 * (N / M) * B * N * d).tolist(),
+                    (4 * H * S * d + 4 * (S / M) * H * S * d).tolist(),
                 ),
                 (
                     "K and V are streamed through on-chip memory once per tile of Q, not once in all",
-                    (8 * B * N * d).tolist(),
+                    (8 * H * S * d).tolist(),
                 ),
             ],
         ),
         compare(
-            "flash_intensity(B, N, d, M) on unseen shapes, scalars and arrays",
+            "flash_intensity(H, S, d, M) on unseen shapes, scalars and arrays",
             plan["flash_intensity"],
             answers,
             np.asarray(cost.arithmetic_intensity).tolist(),
@@ -225,11 +229,11 @@ def _verify_flash(plan: Plan, answers: Answers) -> list[Finding]:
             carried=_flash_carried(answers),
         ),
         compare(
-            "flash_intensity_limit(M), the limit for N ≫ M",
+            "flash_intensity_limit(M), the limit for S ≫ M",
             plan["flash_intensity_limit"],
             answers,
             np.asarray(flash_attention(1, 10**9 * tiles, 128, tiles).arithmetic_intensity).tolist(),
-            "let N grow much larger than M in the intensity and keep what remains",
+            "let S grow much larger than M in the intensity and keep what remains",
             carried=_own_limit(answers, "own:flash_intensity_at_limit", "your flash_intensity"),
         ),
     ]
@@ -250,9 +254,9 @@ def _plan_regime(rng: random.Random):
     return _regime_probes(_with_arrays([(10**6, 128), (2000, 1024), *scalars], arrays))
 
 
-def _memory_bound(N: float, d: float) -> bool | None:
+def _memory_bound(S: float, d: float) -> bool | None:
     """The reference regime, or None when the intensity is within 1e-9 of the critical one."""
-    estimate = analyze(standard_attention(1, N, d), H100)
+    estimate = analyze(standard_attention(1, S, d), H100)
     if abs(estimate.arithmetic_intensity - I_STAR) <= 1e-9 * I_STAR:
         return None
     return estimate.regime == "memory-bound"
@@ -260,11 +264,11 @@ def _memory_bound(N: float, d: float) -> bool | None:
 
 def _verify_regime(plan: Plan, answers: Answers) -> list[Finding]:
     probe = plan["is_memory_bound"]
-    expected = [_memory_bound(N, d) for N, d in shapes_of(probe)]
+    expected = [_memory_bound(S, d) for S, d in shapes_of(probe)]
     n_star = standard_attention_critical_seq_len(128, I_STAR)
     return [
         compare_bools(
-            "is_memory_bound(N, d) on an H100, scalars and arrays",
+            "is_memory_bound(S, d) on an H100, scalars and arrays",
             probe,
             answers,
             expected,
@@ -277,14 +281,14 @@ def _verify_regime(plan: Plan, answers: Answers) -> list[Finding]:
             plan["critical_seq_len_d128"],
             answers,
             [n_star],
-            "compare the most intensity standard attention reaches for d = 128 (its N ≫ d limit) "
-            "with the H100's critical intensity: is there an N at which it becomes compute-bound?",
+            "compare the most intensity standard attention reaches for d = 128 (its S ≫ d limit) "
+            "with the H100's critical intensity: is there an S at which it becomes compute-bound?",
         ),
     ]
 
 
 HAND = [(1, 2, 3), ([1, 2], [2, 4], [3, 8])]
-"""The visible checks' shapes: B = 1, N = 2, d = 3 by hand, and two at once as arrays."""
+"""The visible checks' shapes: H = 1, S = 2, d = 3 by hand, and two at once as arrays."""
 
 PARTS = (
     Part(
@@ -311,8 +315,8 @@ PARTS = (
                 Relation(
                     "standard_intensity_limit(128)",
                     "standard_intensity(1, 10**12, 128)",
-                    "standard_intensity_limit(d) is what your standard_intensity(B, N, d) "
-                    "approaches when N is huge: let N grow and keep what remains",
+                    "standard_intensity_limit(d) is what your standard_intensity(H, S, d) "
+                    "approaches when S is huge: let S grow and keep what remains",
                 ),
             ),
             not_shown=("standard_intensity_limit",),
@@ -333,8 +337,8 @@ PARTS = (
                 Relation(
                     "flash_intensity_limit(128)",
                     "flash_intensity(1, 128 * 10**9, 128, 128)",
-                    "flash_intensity_limit(M) is what your flash_intensity(B, N, d, M) approaches "
-                    "when N is huge: let N grow and keep what remains",
+                    "flash_intensity_limit(M) is what your flash_intensity(H, S, d, M) approaches "
+                    "when S is huge: let S grow and keep what remains",
                 ),
             ),
             not_shown=("flash_intensity_limit",),
@@ -364,7 +368,7 @@ PARTS = (
                     "math.isinf(critical_seq_len_d128) "
                     "or not is_memory_bound(critical_seq_len_d128, 128)",
                     "your is_memory_bound says that d = 128 is still memory-bound at "
-                    "N = critical_seq_len_d128, so that N is not where it becomes compute-bound",
+                    "S = critical_seq_len_d128, so that S is not where it becomes compute-bound",
                 ),
             ),
         ),

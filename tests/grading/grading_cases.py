@@ -317,7 +317,8 @@ PARTIAL_P6 = {
         """
     )
 }
-"""Wrong: (c) counts N/M tiles, not ⌈N/M⌉."""
+"""Wrong: (c) counts S/M tiles, not ⌈S/M⌉. Written with the old parameter names (B, N, d): the
+checks call a student's functions positionally, so the names do not matter."""
 
 ATTACKS = {
     "patches-roofline-lib": {

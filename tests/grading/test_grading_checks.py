@@ -129,13 +129,13 @@ def test_plans_depend_on_the_seed_and_only_on_it() -> None:
             "dense_bf16_flops_per_s = 1979e12",
             "2:4 structured sparsity",
         ),
-        (
+        (  # the old parameter names (B, N, d): the checks call student functions positionally
             "p6c_flash",
             "p6c-answer",
             "def flash_bytes(B, N, d, M):\n    return 4 * B * N * d + 4 * (N / M) * B * N * d\n\n"
             "def flash_intensity(B, N, d, M):\n    return 4 * B * N * N * d / flash_bytes(B, N, d, M)\n\n"
             "def flash_intensity_limit(M):\n    return M * 1.0",
-            "there are ⌈N/M⌉ tiles",
+            "there are ⌈S/M⌉ tiles",
         ),
         (
             "p6d_regime",

@@ -154,7 +154,7 @@ def test_feedback_pages_show_checks_and_never_hidden_test_source(graded: GradedR
         assert "Traceback" not in text
     partial = graded.feedback("partial")
     assert "✓ bytes_loaded(B, D, F) on unseen shapes" in partial
-    assert "✗ flash_bytes(B, N, d, M) on unseen shapes, scalars and arrays: a partial" in partial
+    assert "✗ flash_bytes(H, S, d, M) on unseen shapes, scalars and arrays: a partial" in partial
     assert "no notebook was submitted for problem2" in partial
 
 
