@@ -249,22 +249,22 @@ def readout_rows(reading: Reading) -> list[tuple[str, str]]:
     level = reading.level_name
     return [
         ("Operation", f"{reading.operation.label} ({_shape(reading)})"),
-        (f"FLOPs{per_chip}", format_number(e.flops)),
-        (f"Bytes moved{per_chip} ({level})", format_quantity(e.bytes_moved, "B")),
+        (f"FLOPs{per_chip}", format_number(float(e.flops))),
+        (f"Bytes moved{per_chip} ({level})", format_quantity(float(e.bytes_moved), "B")),
         ("Arithmetic intensity", f"{_intensity(intensity, critical)} FLOPs/byte"),
         (
             f"Critical intensity ({chip.name}, {reading.compute_dtype}, {level})",
             f"{_intensity(critical, intensity)} FLOPs/byte",
         ),
         ("Regime", str(e.regime)),
-        ("T_math = FLOPs / peak", format_quantity(e.t_math_s, "s")),
-        (f"T_comms = bytes / {level} bandwidth", format_quantity(e.t_comms_s, "s")),
-        ("Lower bound, max(T_math, T_comms)", format_quantity(e.lower_bound_s, "s")),
-        ("Upper bound, T_math + T_comms", format_quantity(e.upper_bound_s, "s")),
+        ("T_math = FLOPs / peak", format_quantity(float(e.t_math_s), "s")),
+        (f"T_comms = bytes / {level} bandwidth", format_quantity(float(e.t_comms_s), "s")),
+        ("Lower bound, max(T_math, T_comms)", format_quantity(float(e.lower_bound_s), "s")),
+        ("Upper bound, T_math + T_comms", format_quantity(float(e.upper_bound_s), "s")),
         (
             "Achievable throughput",
-            f"{format_quantity(e.achievable_flops_per_s, 'FLOP/s')} "
-            f"({format_percent(e.fraction_of_peak)} of peak)",
+            f"{format_quantity(float(e.achievable_flops_per_s), 'FLOP/s')} "
+            f"({format_percent(float(e.fraction_of_peak))} of peak)",
         ),
     ]
 
@@ -485,7 +485,8 @@ class Explorer:
         return plot_reading(self.reading)
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
-        return self.widget._repr_mimebundle_(**kwargs)
+        bundle: dict[str, Any] | None = self.widget._repr_mimebundle_(**kwargs)
+        return bundle
 
 
 def explore(

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .hardware import Citation
+from .hardware.types import Citation, Source
 
-ORIGINAL = {
-    "title": 'How to Scale Your Model, Part 1: "All About Rooflines" (Austin et al., 2025)',
-    "url": "https://jax-ml.github.io/scaling-book/roofline/",
-}
+ORIGINAL = Source(
+    title='How to Scale Your Model, Part 1: "All About Rooflines" (Austin et al., 2025)',
+    url="https://jax-ml.github.io/scaling-book/roofline/",
+)
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from ._checks import (
     out,
     positive_count,
     positive_real,
+    ratio_or_inf,
 )
 from .costs import BF16, Cost, MatmulDtypes, matmul_dtypes
 from .dtypes import bytes_per_element
@@ -174,11 +175,7 @@ def critical_batch_size(
         raise ValueError("give both D and F for the exact critical batch size, or neither")
     d, f = broadcast(D=positive_count("D", D), F=positive_count("F", F))
     denominator = 2 * d * f - i_star * (sx * d + sz * f)
-    with np.errstate(divide="ignore"):
-        b_star = np.where(
-            denominator > 0, i_star * sy * d * f / np.where(denominator > 0, denominator, 1), np.inf
-        )
-    return out(b_star)
+    return ratio_or_inf(i_star * sy * d * f, denominator)
 
 
 @dataclass(frozen=True)
@@ -210,9 +207,7 @@ class RooflineEstimate:
     @property
     def arithmetic_intensity(self) -> ArrayLike:
         """FLOPs per byte moved at this level."""
-        b = np.asarray(self.bytes_moved, dtype=np.float64)
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            return out(np.where(b > 0, np.asarray(self.flops) / b, np.inf))
+        return ratio_or_inf(self.flops, self.bytes_moved)
 
     @property
     def critical_intensity(self) -> float:

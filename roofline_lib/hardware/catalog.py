@@ -8,7 +8,7 @@ the conventions every figure follows are in :mod:`roofline_lib.hardware`.
 
 from __future__ import annotations
 
-from .types import LINK_SCOPE, Chip, Citation, Link
+from .types import LINK_SCOPE, Chip, Citation, Link, Source
 
 # --------------------------------------------------------------------------------------------
 # Sources
@@ -21,8 +21,8 @@ TB = 1e12
 T = 1e12  # tera-
 
 
-def _cite(title: str, url: str) -> dict[str, str]:
-    return {"title": title, "url": url}
+def _cite(title: str, url: str) -> Source:
+    return Source(title=title, url=url)
 
 
 _H100_DS = _cite(
@@ -81,7 +81,7 @@ _SCALING_BOOK_TPU = _cite(
 )
 
 
-def _sparse(src: dict[str, str], quote: str, note: str = "", *, verified: str) -> Citation:
+def _sparse(src: Source, quote: str, note: str = "", *, verified: str) -> Citation:
     return Citation(
         **src,
         quote=quote,
@@ -91,11 +91,11 @@ def _sparse(src: dict[str, str], quote: str, note: str = "", *, verified: str) -
     )
 
 
-def _printed(src: dict[str, str], quote: str, note: str = "", *, verified: str) -> Citation:
+def _printed(src: Source, quote: str, note: str = "", *, verified: str) -> Citation:
     return Citation(**src, quote=quote, verified=verified, note=note)
 
 
-def _derived(src: dict[str, str], quote: str, note: str, *, verified: str) -> Citation:
+def _derived(src: Source, quote: str, note: str, *, verified: str) -> Citation:
     return Citation(**src, quote=quote, verified=verified, derived=True, note=note)
 
 
@@ -255,7 +255,7 @@ INFINITY_FABRIC = _link(
 
 
 def _ici(
-    src: dict[str, str],
+    src: Source,
     quote: str,
     ports: int,
     bidir_total_bytes_per_s: float,
@@ -361,7 +361,7 @@ _H100_SMEM_BW_NOTE = (
 
 def _hopper(
     name: str,
-    ds: dict[str, str],
+    ds: Source,
     hbm_bytes: float,
     hbm_quote: str,
     hbm_bw: float,

@@ -12,11 +12,19 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date
 from types import MappingProxyType
+from typing import Any, TypedDict
 
 from .._checks import UnknownNameError, positive_real
 from ..dtypes import DTYPES
 
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+class Source(TypedDict):
+    """A document that figures are cited from: ``Citation(**source, quote=..., ...)``."""
+
+    title: str
+    url: str
 
 
 @dataclass(frozen=True)
@@ -335,7 +343,7 @@ class Chip:
         for key, link in self.links.items():
             yield f"link.{key}", link.one_way_bytes_per_s, link.citation
 
-    def with_figures(self, name: str | None = None, **changes: object) -> Chip:
+    def with_figures(self, name: str | None = None, **changes: Any) -> Chip:
         """A copy with some figures replaced (e.g. the sources' rounded numbers); citations kept
         only for the figures left unchanged. A copy under a new name keeps none of the
         original's ``aliases`` (they name the original)."""

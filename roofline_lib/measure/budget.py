@@ -48,6 +48,7 @@ class Budget:
 
     def elapsed_s(self) -> float:
         """Seconds since the run started."""
+        assert self.start is not None  # set by __post_init__
         return self.clock() - self.start
 
     def remaining_s(self) -> float:
