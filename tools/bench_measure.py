@@ -15,7 +15,7 @@ what careful timing changes against the chapter's naive loop, measured side by s
 
 ``python -m tools.bench_measure [--backend auto|numpy|torch] [--iters N] [--quick]``; ``make bench``
 runs it. ``--quick`` is a smoke run of the same code on small sizes (the peak's smallest matmul,
-D = 512), in a few seconds; its ratios say little.
+D = 512, 8 MiB triad arrays), in a second or two; its ratios say little.
 """
 
 from __future__ import annotations
@@ -41,6 +41,9 @@ QUICK_PEAK_TIME_LIMIT_S = 0.0
 the minimum of repeats)."""
 QUICK_DIM = 512
 """--quick: D = F of the B = 1 matmul (otherwise the backend's default_dim)."""
+QUICK_TRIAD_ELEMENTS = 2**20
+"""--quick: fp64 elements per triad array, 8 MiB (otherwise at least 4 × the last-level cache):
+allocated and touched in milliseconds, so its ratio measures the cache more than memory."""
 
 
 def naive_matmul_s(
@@ -118,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
         units.append("FLOP/s")
         backend.release()
 
-        triad = backend.triad()
+        triad = backend.triad(QUICK_TRIAD_ELEMENTS if args.quick else None)
         counted = COUNTED_ARRAYS * BYTES_PER_ELEMENT * triad.elements
         label = f"triad a = b + s·c, 3 × {format_bytes(triad.elements * BYTES_PER_ELEMENT)}"
         try:

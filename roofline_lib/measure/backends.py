@@ -75,7 +75,10 @@ class Backend(Protocol):
         """Operands for B up to ``max_batch``; the result maps B to the kernel for that B."""
         ...
 
-    def triad(self) -> Triad: ...
+    def triad(self, elements: int | None = None) -> Triad:
+        """The triad over ``elements`` fp64 elements per array (a positive integer), or, by
+        default, arrays of at least 4 × the last-level cache (see :func:`.bandwidth.triad_size`)."""
+        ...
 
     def release(self) -> None:
         """Give back memory held by finished kernels (a GPU's caching allocator)."""

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._checks import positive_count
 from .timing import Timing, time_call
 
 if TYPE_CHECKING:
@@ -145,6 +146,20 @@ def triad_elements(
     step = max(1, multiple_of)
     n = (n // step) * step if capped else math.ceil(n / step) * step
     return max(step, n), capped
+
+
+def triad_size(
+    elements: int | None,
+    cache_bytes: int,
+    available_memory_bytes: int | None,
+    multiple_of: int = 1,
+) -> int:
+    """Elements per fp64 array of a backend's triad: ``elements`` when given (a positive integer;
+    arrays that fit in cache measure the cache, not memory: a smoke run's size), else the N of
+    :func:`triad_elements` (≥ 4 × ``cache_bytes`` per array, capped by memory)."""
+    if elements is None:
+        return triad_elements(cache_bytes, available_memory_bytes, multiple_of)[0]
+    return int(positive_count("elements", elements))
 
 
 def triad_block(cache_bytes: int, threads: int) -> int:

@@ -23,7 +23,7 @@ from threadpoolctl import threadpool_info, threadpool_limits
 
 from .._checks import choice
 from ..dtypes import DTYPES
-from .bandwidth import NumpyTriad, triad_block, triad_elements
+from .bandwidth import NumpyTriad, triad_block, triad_size
 from .cpuinfo import CpuInfo, read_cpu_info
 from .machine import Machine
 from .timing import Kernel, PerfCounterTimer, Timer
@@ -153,13 +153,11 @@ class NumpyBackend:
 
         return for_batch
 
-    def triad(self) -> NumpyTriad:
+    def triad(self, elements: int | None = None) -> NumpyTriad:
         threads = max(1, min(self.threads, self.cpu.logical_cpus))
         block = triad_block(self.cache_bytes, threads)
-        elements, _ = triad_elements(
-            self.cache_bytes, self.cpu.available_memory_bytes, multiple_of=block * threads
-        )
-        return NumpyTriad(elements, threads, block)
+        n = triad_size(elements, self.cache_bytes, self.cpu.available_memory_bytes, block * threads)
+        return NumpyTriad(n, threads, block)
 
     def release(self) -> None:
         return None

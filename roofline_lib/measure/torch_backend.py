@@ -22,7 +22,7 @@ from typing import Any
 from .._checks import choice
 from ..dtypes import DTYPES
 from .backends import BackendUnavailableError
-from .bandwidth import triad_elements
+from .bandwidth import TRIAD_SCALAR, triad_size
 from .cpuinfo import read_cpu_info
 from .machine import GpuInfo, Machine
 from .timing import Kernel, PerfCounterTimer, Timer
@@ -77,7 +77,12 @@ class TorchTriad:
         self._add = torch.add
 
     def __call__(self) -> None:
-        self._add(self._b, self._c, alpha=3.0, out=self._a)
+        self._add(self._b, self._c, alpha=TRIAD_SCALAR, out=self._a)
+
+    @property
+    def arrays(self) -> tuple[Any, Any, Any]:
+        """(a, b, c), torch tensors."""
+        return self._a, self._b, self._c
 
     def close(self) -> None:
         del self._a, self._b, self._c
@@ -245,11 +250,11 @@ class TorchBackend:
 
         return for_batch
 
-    def triad(self) -> TorchTriad:
+    def triad(self, elements: int | None = None) -> TorchTriad:
         cache = max(self.cache_bytes, GPU_TRIAD_MIN_BYTES // 4) if self.is_gpu else self.cache_bytes
         available = int(self._memory * 0.9) if self.is_gpu and self._memory else self._memory
-        elements, _ = triad_elements(cache, available)
-        return TorchTriad(self._t, self._device, elements, self.threads)
+        n = triad_size(elements, cache, available)
+        return TorchTriad(self._t, self._device, n, self.threads)
 
     def release(self) -> None:
         if self.is_gpu:

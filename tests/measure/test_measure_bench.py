@@ -1,7 +1,8 @@
 """tools/bench_measure.py (run by ``make bench``) prints the peak fraction and the ratios.
 
 The test runs its ``--quick`` smoke run: the same code path on small sizes (the peak's smallest
-matmul, D = 512), a few seconds instead of a minute; what is printed is the same.
+matmul, D = 512, 8 MiB triad arrays), a second or two instead of a minute; what is printed is the
+same.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ def test_quick_bench_prints_peak_fraction_and_careful_over_naive(capsys) -> None
     n = backend.peak_sizes[0]  # --quick leaves the peak at the smallest size
     assert f"matmul {n}×{n}·{n}×{n}" in rows[0]
     assert f"B=1, D=F={bench_measure.QUICK_DIM}" in rows[1]
-    assert rows[2].lstrip().startswith("triad")
+    triad_mib = bench_measure.QUICK_TRIAD_ELEMENTS * 8 // 2**20
+    assert rows[2].lstrip().startswith(f"triad a = b + s·c, 3 × {triad_mib} MiB")
     for row in rows:
         assert float(row.split()[-1]) > 0  # careful / naive
