@@ -7,6 +7,7 @@ import json
 import math
 import random
 import re
+import signal
 import time
 from typing import Any
 
@@ -106,15 +107,25 @@ def test_an_unknown_part_is_named() -> None:
 
 
 def test_a_follow_through_probe_gives_up_on_a_function_that_never_returns() -> None:
+    """It costs its own probe only: its later calls are not made, the next probe is evaluated,
+    and no alarm or handler is left behind."""
+    started: list[tuple[int, int, int]] = []
+
     def ops(B: int, D: int, F: int) -> int:
+        started.append((B, D, F))
         while True:
             time.sleep(0.01)
 
-    probe = own_probe("ops", [(1, 2, 3)]).to_json() | {"budget_s": 0.2}
-    started = time.monotonic()
-    (result,) = collect({"ops": ops}, [probe])["own:ops"]
-    assert result == {"e": "ops took longer than 0.2 s"}
-    assert time.monotonic() - started < 30
+    handler = signal.getsignal(signal.SIGALRM)
+    stuck = own_probe("ops", [(1, 2, 3), (4, 5, 6)]).to_json() | {"budget_s": 0.2}
+    after = own_probe("flops", [(1, 2, 3)]).to_json()
+    namespace = {"ops": ops, "flops": lambda B, D, F: 2 * B * D * F}
+    results = collect(namespace, [stuck, after])
+    assert results["own:ops"] == [{"e": "ops took longer than 0.2 s"}]
+    assert started == [(1, 2, 3)]  # interrupted in the first call; the second never began
+    assert results["own:flops"] == [{"v": 12}]
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    assert signal.getsignal(signal.SIGALRM) is handler
 
 
 # -- hints never give the answer away -------------------------------------------------------------
