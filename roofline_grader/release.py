@@ -8,7 +8,13 @@ source, and no metadata depends on the machine), so a test can regenerate it and
 committed exercises/. The same function, given a gradebook URL, records the assignments in a
 gradebook, which the grader needs before it can autograde.
 
-Run ``python -m roofline_grader.release [--out DIR]``.
+Before generating, :func:`write_headers` writes each solution notebook's first cell from the one
+template (:mod:`roofline_grader.checks.header`), and the release stops if a notebook disagrees
+with its checks module (:func:`roofline_grader.checks.agreement.disagreements`): a grade cell
+without a part, other points, a missing problem.
+
+Run ``python -m roofline_grader.release [--out DIR] [--headers]`` (``--headers``: write the
+headers only).
 """
 
 from __future__ import annotations
@@ -18,15 +24,18 @@ import logging
 import os
 import shutil
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+import nbformat
 from nbformat import NotebookNode, from_dict
 from nbgrader.converters import GenerateAssignment
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets.config import Config
 
+from .checks import REGISTRY, Problem, header
+from .checks.agreement import disagreements
 from .config import COURSE_ID
 from .course import Course
 
@@ -112,6 +121,51 @@ def release(course: Course, out: Path | None = None) -> list[Path]:
     return sorted(out.glob("*/*.ipynb"))
 
 
+def header_cell(problem: Problem) -> NotebookNode:
+    """A new header cell: locked markdown, with nbgrader metadata and a cell id of its own."""
+    gid = header.grade_id(problem)
+    cell = nbformat.v4.new_markdown_cell(header.render(problem), id=gid)
+    cell.metadata = from_dict(
+        {
+            "deletable": False,
+            "editable": False,
+            "nbgrader": {
+                "grade": False,
+                "grade_id": gid,
+                "locked": True,
+                "schema_version": 3,
+                "solution": False,
+                "task": False,
+            },
+        }
+    )
+    return cell
+
+
+def write_headers(course: Course, problems: Mapping[str, Problem] = REGISTRY) -> list[Path]:
+    """Make each solution notebook's first cell the header rendered for its problem, inserting
+    the cell when the notebook has none; returns the notebooks it changed (others are untouched,
+    byte for byte)."""
+    changed = []
+    for problem in problems.values():
+        path = course.source_notebook(problem.name)
+        if not path.is_file():
+            continue  # the agreement check names it
+        nb = nbformat.read(str(path), as_version=4)
+        first = nb.cells[0] if nb.cells else None
+        if first is not None and first.metadata.get("nbgrader", {}).get("grade_id") == (
+            header.grade_id(problem)
+        ):
+            if first.source == header.render(problem):
+                continue
+            first.source = header.render(problem)
+        else:
+            nb.cells.insert(0, header_cell(problem))
+        nbformat.write(nb, str(path))
+        changed.append(path)
+    return changed
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m roofline_grader.release",
@@ -119,9 +173,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--out", type=Path, help="release directory (default: exercises/)")
     parser.add_argument("--course", type=Path, help="course root (default: found from here)")
+    parser.add_argument(
+        "--headers", action="store_true", help="only write each solution notebook's header cell"
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.ERROR, format="%(message)s")
     course = Course(args.course.resolve()) if args.course else Course.find()
+    for notebook in write_headers(course):
+        print(f"wrote the header of {notebook.relative_to(course.root)}")
+    if args.headers:
+        return 0
+    problems = disagreements(REGISTRY, course.solutions)
+    if problems:
+        print("the notebooks disagree with roofline_grader/checks:", *problems, sep="\n  ")
+        return 1
     for notebook in release(course, args.out):
         print(f"released {notebook.relative_to(notebook.parent.parent.parent)}")
     return 0

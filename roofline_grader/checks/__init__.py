@@ -1,20 +1,24 @@
-"""The graded parts of the six problems and their hidden tests, keyed by nbgrader grade id.
+"""The graded parts of the problems and their hidden tests, keyed by nbgrader grade id.
 
-Each problem module lists its :class:`~roofline_grader.checks.base.Part` s in notebook order. A part
-with a :class:`~roofline_grader.checks.base.Check` is autograded: the grade cell's hidden region
-calls ``roofline_grader.hidden.check(grade_id, globals())``. A part without one is a written answer
-graded by hand.
+Each problem is one module, ``problemN.py``, found by :func:`~roofline_grader.checks.registry
+.discover` (no list to edit): it declares its notebook header's ``TITLE`` and ``QUESTION`` and its
+:class:`~roofline_grader.checks.base.Part` s in notebook order, each with its points. A part with
+a :class:`~roofline_grader.checks.base.Check` is autograded: the grade cell's hidden region calls
+``roofline_grader.hidden.check(grade_id, globals())``. A part without one is a written answer
+graded by hand. :mod:`~roofline_grader.checks.agreement` says where the notebooks disagree.
 """
 
 from __future__ import annotations
 
-from . import problem1, problem2, problem3, problem4, problem5, problem6
-from .base import RTOL, Answers, Check, Finding, Part, Plan, Probe, make_plan
+import sys
 
-PROBLEMS: dict[str, tuple[Part, ...]] = {
-    module.PARTS[0].problem: module.PARTS
-    for module in (problem1, problem2, problem3, problem4, problem5, problem6)
-}
+from .base import RTOL, Answers, Check, Finding, Part, Plan, Probe, Problem, make_plan
+from .registry import discover
+
+REGISTRY: dict[str, Problem] = discover(sys.modules[__name__])
+"""Every problem, by assignment id ('problem1'), in numeric order."""
+
+PROBLEMS: dict[str, tuple[Part, ...]] = {name: p.parts for name, p in REGISTRY.items()}
 """The parts of each assignment, in notebook order."""
 
 PARTS: dict[str, Part] = {part.grade_id: part for parts in PROBLEMS.values() for part in parts}
@@ -32,6 +36,7 @@ def get_part(grade_id: str) -> Part:
 __all__ = [
     "PARTS",
     "PROBLEMS",
+    "REGISTRY",
     "RTOL",
     "Answers",
     "Check",
@@ -39,6 +44,7 @@ __all__ = [
     "Part",
     "Plan",
     "Probe",
+    "Problem",
     "get_part",
     "make_plan",
 ]

@@ -250,6 +250,8 @@ class Part:
         problem: the assignment, e.g. 'problem1'.
         letter: the part's letter in the statement, e.g. 'a'.
         title: what the part asks, for reports and feedback.
+        points: what the part is worth, a positive whole number; the grade cell's nbgrader
+            ``points`` must say the same (a test checks it).
         check: the hidden test; ``None`` for a manually graded written answer.
     """
 
@@ -257,11 +259,48 @@ class Part:
     problem: str
     letter: str
     title: str
+    points: int
     check: Check | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.points, bool) or not isinstance(self.points, int) or self.points <= 0:
+            raise ValueError(
+                f"{self.grade_id}: points must be a positive integer, got {self.points!r}"
+            )
 
     @property
     def manual(self) -> bool:
         return self.check is None
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One assignment: what its notebook's header says, and its parts in notebook order.
+
+    A checks module ``problemN.py`` declares ``TITLE``, ``QUESTION`` and ``PARTS``;
+    :func:`roofline_grader.checks.registry.discover` makes this from them.
+
+    Attributes:
+        name: the assignment id and folder, e.g. 'problem1'.
+        title: the header's title, after "Problem N · ".
+        question: the header's one-paragraph question, under the title.
+        parts: the graded parts, in notebook order.
+    """
+
+    name: str
+    title: str
+    question: str
+    parts: tuple[Part, ...]
+
+    @property
+    def number(self) -> int:
+        """N of 'problemN'."""
+        return int(self.name.removeprefix("problem"))
+
+    @property
+    def points(self) -> int:
+        r"""The problem's total, :math:`\sum_\text{parts} \text{points}`, written parts included."""
+        return sum(part.points for part in self.parts)
 
 
 def make_plan(check: Check, seed: str) -> dict[str, Probe]:

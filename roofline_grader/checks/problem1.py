@@ -270,13 +270,22 @@ def _verify_bounds(plan: Plan, answers: Answers) -> list[Finding]:
     ]
 
 
+TITLE = "An int8 matmul"
+"""The notebook header's title, after "Problem 1 · "."""
+QUESTION = (
+    "How many bytes and operations does an int8 matmul cost, how much work does it do per byte,"
+    " and how long must it take?"
+)
+"""The question under the title (the header is rendered from checks/header.md)."""
+
 PARTS = (
     Part(
         "p1a_bytes",
         "problem1",
         "a",
         "bytes loaded and written",
-        Check(
+        points=2,
+        check=Check(
             _shapes_plan(*BYTES),
             _verify_bytes,
             visible_calls=_hand(*BYTES),
@@ -287,14 +296,16 @@ PARTS = (
         "problem1",
         "b",
         "operations",
-        Check(_shapes_plan("ops"), _verify_ops, visible_calls=_hand("ops")),
+        points=1,
+        check=Check(_shapes_plan("ops"), _verify_ops, visible_calls=_hand("ops")),
     ),
     Part(
         "p1c_intensity",
         "problem1",
         "c",
         "arithmetic intensity and its B ≪ D, F limit",
-        Check(
+        points=2,
+        check=Check(
             _plan_intensity,
             _verify_intensity,
             visible_calls=tuple(_intensity_probes(list(HAND), [(4,)])),
@@ -314,7 +325,8 @@ PARTS = (
         "problem1",
         "d",
         "T_math and T_comms",
-        Check(
+        points=2,
+        check=Check(
             _shapes_plan(*TIMES, own=("ops", *BYTES)),
             _verify_times,
             visible_calls=_hand(*TIMES, own=("ops", *BYTES)),
@@ -325,7 +337,8 @@ PARTS = (
         "problem1",
         "e",
         "lower and upper bounds on the runtime",
-        Check(
+        points=2,
+        check=Check(
             _shapes_plan("runtime_lower_bound", "runtime_upper_bound", own=TIMES),
             _verify_bounds,
             visible_calls=_hand("runtime_lower_bound", "runtime_upper_bound", own=TIMES),

@@ -122,13 +122,22 @@ def _verify_exact(plan: Plan, answers: Answers) -> list[Finding]:
     ]
 
 
+TITLE = "int8 weights, bf16 activations"
+"""The notebook header's title, after "Problem 2 · "."""
+QUESTION = (
+    "Storing the weights in int8 halves their bytes. At what batch size does the matmul become "
+    "compute-bound?"
+)
+"""The question under the title (the header is rendered from checks/header.md)."""
+
 PARTS = (
     Part(
         "p2a_limit",
         "problem2",
         "a",
         "critical batch size when B ≪ D, F",
-        Check(
+        points=2,
+        check=Check(
             _plan_limit,
             _verify_limit,
             visible_calls=(
@@ -149,7 +158,8 @@ PARTS = (
         "problem2",
         "b",
         "exact critical batch size for given D and F",
-        Check(
+        points=3,
+        check=Check(
             _plan_exact,
             _verify_exact,
             visible_calls=(

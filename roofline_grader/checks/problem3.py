@@ -220,13 +220,22 @@ def _shown(label: str, passed: bool, hint: str) -> Finding:
     return Finding(label, True) if passed else Finding(label, False, hint, Cause.WRONG)
 
 
+TITLE = "The roofline of Problem 2"
+"""The notebook header's title, after "Problem 3 · "."""
+QUESTION = (
+    "How fast can Problem 2's matmul run at each batch size, and where does it reach the peak? "
+    "Compute it, then plot it."
+)
+"""The question under the title (the header is rendered from checks/header.md)."""
+
 PARTS = (
     Part(
         "p3a_function",
         "problem3",
         "a",
         "achievable FLOP/s as a function of B, D and F",
-        Check(
+        points=3,
+        check=Check(
             _plan_function,
             _verify_function,
             visible_calls=(
@@ -241,7 +250,8 @@ PARTS = (
         "problem3",
         "b",
         "the figure's two curves",
-        Check(
+        points=2,
+        check=Check(
             _plan_curves,
             _verify_curves,
             visible_values=tuple(
@@ -262,7 +272,8 @@ PARTS = (
         "problem3",
         "c",
         "the figure's peak line and axis labels",
-        Check(
+        points=1,
+        check=Check(
             _plan_figure,
             _verify_peak_and_labels,
             visible_values=(

@@ -113,13 +113,22 @@ def _verify_intensity(plan: Plan, answers: Answers) -> list[Finding]:
 HAND = ((2, 3, 4),)
 """The visible checks' shape: B = 2, D = 3, F = 4, small enough to count by hand."""
 
+TITLE = "A different weight matrix per batch element"
+"""The notebook header's title, after "Problem 4 · "."""
+QUESTION = (
+    "Batching raised the intensity of every matmul so far. What if each batch element brings "
+    "its own weights?"
+)
+"""The question under the title (the header is rendered from checks/header.md)."""
+
 PARTS = (
     Part(
         "p4a_costs",
         "problem4",
         "a",
         "bytes moved and operations",
-        Check(
+        points=2,
+        check=Check(
             _plan_costs,
             _verify_costs,
             visible_calls=(call_probe("bytes_moved", HAND), call_probe("ops", HAND)),
@@ -130,7 +139,8 @@ PARTS = (
         "problem4",
         "b",
         "arithmetic intensity and its bound",
-        Check(
+        points=2,
+        check=Check(
             _plan_intensity,
             _verify_intensity,
             visible_calls=(
@@ -148,5 +158,5 @@ PARTS = (
             ),
         ),
     ),
-    Part("p4c_why", "problem4", "c", "why batching does not help (written answer)"),
+    Part("p4c_why", "problem4", "c", "why batching does not help (written answer)", points=2),
 )

@@ -162,13 +162,22 @@ def _verify_batch(plan: Plan, answers: Answers) -> list[Finding]:
 HAND_CHIP = ((2e14, 1e12),)
 """The visible checks' made-up chip: 2·10¹⁴ FLOP/s and 10¹² bytes/s."""
 
+TITLE = "The H100's critical batch size"
+"""The notebook header's title, after "Problem 5 · "."""
+QUESTION = (
+    "Read a GPU's datasheet the way the roofline needs it: what batch size makes a dense bf16 "
+    "matmul compute-bound on an H100 SXM?"
+)
+"""The question under the title (the header is rendered from checks/header.md)."""
+
 PARTS = (
     Part(
         "p5a_dense_peak",
         "problem5",
         "a",
         "dense bf16 peak from the datasheet",
-        Check(
+        points=1,
+        check=Check(
             _plan_peak,
             _verify_peak,
             visible_values=(
@@ -184,7 +193,8 @@ PARTS = (
         "problem5",
         "b",
         "critical intensity",
-        Check(
+        points=2,
+        check=Check(
             _plan_intensity,
             _verify_intensity,
             visible_calls=(
@@ -206,7 +216,8 @@ PARTS = (
         "problem5",
         "c",
         "critical batch size",
-        Check(
+        points=2,
+        check=Check(
             _plan_batch,
             _verify_batch,
             visible_calls=tuple(_batch_probes(HAND_CHIP)),

@@ -290,13 +290,19 @@ def _verify_regime(plan: Plan, answers: Answers) -> list[Finding]:
 HAND = [(1, 2, 3), ([1, 2], [2, 4], [3, 8])]
 """The visible checks' shapes: H = 1, S = 2, d = 3 by hand, and two at once as arrays."""
 
+TITLE = "Standard and flash attention"
+"""The notebook header's title, after "Problem 6 · "."""
+QUESTION = "Why is standard attention memory-bound, and how does flash attention fix it?"
+"""The question under the title (the header is rendered from checks/header.md)."""
+
 PARTS = (
     Part(
         "p6a_standard",
         "problem6",
         "a",
         "standard attention: FLOPs and bytes",
-        Check(
+        points=2,
+        check=Check(
             _plan_standard,
             _verify_standard,
             visible_calls=(call_probe("standard_flops", HAND), call_probe("standard_bytes", HAND)),
@@ -307,7 +313,8 @@ PARTS = (
         "problem6",
         "b",
         "standard attention: intensity and its limit",
-        Check(
+        points=2,
+        check=Check(
             _plan_standard_intensity,
             _verify_standard_intensity,
             visible_calls=tuple(_standard_intensity_probes(HAND, [(128,)])),
@@ -327,7 +334,8 @@ PARTS = (
         "problem6",
         "c",
         "flash attention: bytes, intensity and its limit",
-        Check(
+        points=3,
+        check=Check(
             _plan_flash,
             _verify_flash,
             visible_calls=tuple(
@@ -349,7 +357,8 @@ PARTS = (
         "problem6",
         "d",
         "when standard attention is memory-bound on an H100",
-        Check(
+        points=3,
+        check=Check(
             _plan_regime,
             _verify_regime,
             visible_calls=tuple(

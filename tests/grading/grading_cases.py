@@ -16,30 +16,13 @@ from pathlib import Path
 
 import nbformat
 
+from roofline_grader.checks import PARTS, PROBLEMS
+
 ROOT = Path(__file__).resolve().parents[2]
-ASSIGNMENTS = tuple(f"problem{i}" for i in range(1, 7))
-FULL = {
-    "p1a_bytes": 2,
-    "p1b_ops": 1,
-    "p1c_intensity": 2,
-    "p1d_times": 2,
-    "p1e_bounds": 2,
-    "p2a_limit": 2,
-    "p2b_exact": 3,
-    "p3a_function": 3,
-    "p3b_curves": 2,
-    "p3c_peak_and_labels": 1,
-    "p4a_costs": 2,
-    "p4b_intensity": 2,
-    "p5a_dense_peak": 1,
-    "p5b_intensity": 2,
-    "p5c_batch": 2,
-    "p6a_standard": 2,
-    "p6b_standard_intensity": 2,
-    "p6c_flash": 3,
-    "p6d_regime": 3,
-}
-"""Points of every autograded part (p4c_why is graded by hand and worth 2)."""
+ASSIGNMENTS = tuple(PROBLEMS)
+"""Every problem with a checks module, in order (roofline_grader.checks discovers them)."""
+FULL = {gid: part.points for gid, part in PARTS.items() if not part.manual}
+"""Full marks of every autograded part, from its checks module (written parts are graded by hand)."""
 
 
 def _gid(cell: Mapping) -> str:
@@ -222,7 +205,7 @@ def _odd_cells(nb: nbformat.NotebookNode) -> bytes:
         "grade": True,
         "grade_id": "p2a_limit",
         "locked": True,
-        "points": 2,
+        "points": PARTS["p2a_limit"].points,
         "schema_version": 3,
         "solution": False,
         "task": False,
@@ -629,11 +612,14 @@ def cases(release: Path) -> list[Case]:
                 "problem6": solved(release, "problem6", **PARTIAL_P6),
             },
             {
-                "p1a_bytes": 2,
-                "p1d_times": 2,
-                "p6a_standard": 2,
-                "p6b_standard_intensity": 2,
-                "p6d_regime": 3,
+                gid: FULL[gid]
+                for gid in (
+                    "p1a_bytes",
+                    "p1d_times",
+                    "p6a_standard",
+                    "p6b_standard_intensity",
+                    "p6d_regime",
+                )
             },
             ("missing-notebook",),
         ),
