@@ -39,6 +39,8 @@ import copy
 import json
 import re
 import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -48,12 +50,13 @@ from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbformat import NotebookNode
 from nbformat.v4 import new_output
 from nbgrader import utils
-from nbgrader.preprocessors import Execute
 from traitlets import Bool, Enum, Integer, List, Unicode
 
 from . import warm
 from .checks import PARTS, Finding, make_plan
 from .hidden import RECORD_MIME
+from .nbclient_adapter import AdaptedExecute
+from .results import Event, ProblemKind, Verdict
 from .sandbox import SANDBOX_MODES, KernelDir
 
 REPORT_SUFFIX = ".roofline.json"
@@ -90,7 +93,49 @@ def _short(text: str) -> str:
     return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
 
 
-class SealedExecute(Execute):
+@dataclass(frozen=True)
+class ExecutionReport:
+    """What happened while a notebook ran, as ``<notebook>.roofline.json`` records it.
+
+    Attributes:
+        sandbox: the kernel's sandbox, as :meth:`roofline_grader.sandbox.KernelHome.describe` puts it.
+        stopped: why the cells after some point were not run ('' when all were).
+        events: every timeout, death, error, truncation and restart, in order.
+        verdicts: the hidden checks' verdict on each part they judged, by grade id.
+    """
+
+    sandbox: Mapping[str, Any] = field(default_factory=dict)
+    stopped: str = ""
+    events: tuple[Event, ...] = ()
+    verdicts: Mapping[str, Verdict] = field(default_factory=dict)
+
+    VERSION = 1
+
+    def write(self, path: Path) -> None:
+        data = {
+            "version": self.VERSION,
+            "sandbox": dict(self.sandbox),
+            "stopped": self.stopped,
+            "events": [e.to_json() for e in self.events],
+            "verdicts": {gid: v.to_json() for gid, v in self.verdicts.items()},
+        }
+        path.write_text(json.dumps(data, indent=1), encoding="utf-8")
+
+    @classmethod
+    def read(cls, path: Path) -> ExecutionReport:
+        """The report at ``path``; an empty one if there is none (nbgrader never ran the cells)."""
+        if not path.is_file():
+            return cls()
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return cls(
+            sandbox=dict(data.get("sandbox") or {}),
+            stopped=str(data.get("stopped", "")),
+            events=tuple(Event.from_json(e) for e in data.get("events", [])),
+            verdicts={g: Verdict.from_json(v) for g, v in data.get("verdicts", {}).items()},
+        )
+
+
+class SealedExecute(AdaptedExecute):
     """nbgrader's Execute preprocessor with out-of-kernel verdicts and recovery; see the module."""
 
     sandbox = Enum(SANDBOX_MODES, "on", help="Kernel sandbox: on (bubblewrap) or off.").tag(
@@ -116,9 +161,8 @@ class SealedExecute(Execute):
     def preprocess(
         self, nb: NotebookNode, resources: Any = None, km: Any = None
     ) -> tuple[NotebookNode, Any]:
-        NotebookClient.__init__(self, nb, km)
-        self.reset_execution_trackers()
-        self._check_assign_resources(resources)
+        self.begin(nb, resources, km)
+        self.timeout_func = self.cell_timeout
         info = (self.resources or {}).get("nbgrader", {})
         student = self.student_id or info.get("student", "")
         seed = f"{self.seed}|{student}|{info.get('assignment', '')}"
@@ -130,8 +174,8 @@ class SealedExecute(Execute):
             for cell in nb.cells
             if is_hidden_check(cell)
         }
-        self._events: list[dict[str, Any]] = []
-        self._verdicts: dict[str, dict[str, Any]] = {}
+        self._events: list[Event] = []
+        self._verdicts: dict[str, Verdict] = {}
         self._no_replay: set[int] = set()
         self._restarts = 0
         self._stopped = ""
@@ -180,7 +224,7 @@ class SealedExecute(Execute):
             self._stopped = f"the notebook ran out of its {self.notebook_timeout} s budget"
         if self._stopped:
             cell.outputs = [_error("NotRun", f"not run: {self._stopped}")]
-            self._event(index, cell, "not-run", self._stopped)
+            self._event(index, cell, ProblemKind.NOT_RUN, self._stopped)
             if is_hidden_check(cell):
                 self._judge(cell)
             return
@@ -191,7 +235,9 @@ class SealedExecute(Execute):
             )
         except DeadKernelError:
             cell.outputs.append(_error("KernelDied", "the kernel died while running this cell"))
-            self._event(index, cell, "kernel-died", "the kernel died (os._exit, a crash, memory?)")
+            self._event(
+                index, cell, ProblemKind.KERNEL_DIED, "the kernel died (os._exit, a crash, memory?)"
+            )
             await self._recover(index)
         except CellTimeoutError:
             cell.outputs.append(
@@ -200,7 +246,10 @@ class SealedExecute(Execute):
                 )
             )
             self._event(
-                index, cell, "stuck", f"ran past {self.timeout} s and ignored the interrupt"
+                index,
+                cell,
+                ProblemKind.STUCK,
+                f"ran past {self.timeout} s and ignored the interrupt",
             )
             await self._recover(index)
         else:
@@ -212,7 +261,10 @@ class SealedExecute(Execute):
             note = f"[output beyond {self.max_output_bytes:,} bytes was dropped]\n"
             cell.outputs.append(new_output("stream", name="stdout", text=note))
             self._event(
-                index, cell, "output-truncated", f"more than {self.max_output_bytes:,} bytes"
+                index,
+                cell,
+                ProblemKind.OUTPUT_TRUNCATED,
+                f"more than {self.max_output_bytes:,} bytes",
             )
         if is_hidden_check(cell):
             self._judge(cell)
@@ -221,12 +273,16 @@ class SealedExecute(Execute):
         errors = [o for o in cell.outputs if o.output_type == "error"]
         if any(o.get("ename") == "CellTimeoutError" for o in errors):
             self._no_replay.add(index)
-            self._event(index, cell, "timeout", f"ran past {self.timeout} s and was interrupted")
+            self._event(
+                index, cell, ProblemKind.TIMEOUT, f"ran past {self.timeout} s and was interrupted"
+            )
         elif (
             errors and not utils.is_grade(cell) and errors[0].get("ename") != "NotImplementedError"
         ):
             first = errors[0]
-            self._event(index, cell, "error", f"{first.get('ename')}: {first.get('evalue', '')}")
+            self._event(
+                index, cell, ProblemKind.ERROR, f"{first.get('ename')}: {first.get('evalue', '')}"
+            )
 
     # -- recovery ---------------------------------------------------------------------------------
 
@@ -236,15 +292,18 @@ class SealedExecute(Execute):
         self._restarts += 1
         if self._restarts > self.max_restarts:
             self._stopped = f"the kernel died or hung {self._restarts} times"
-            await self._async_cleanup_kernel()
+            await self.stop_kernel()
             return
-        await self._async_cleanup_kernel()
+        await self.stop_kernel()
         await self._take_kernel()
         await self.async_start_new_kernel_client()
         if self.prestart:
             await warm.refill(self._home, self.kernel_name)
         self._event(
-            index, self.nb.cells[index], "restarted", "a fresh kernel replayed the cells before it"
+            index,
+            self.nb.cells[index],
+            ProblemKind.RESTARTED,
+            "a fresh kernel replayed the cells before it",
         )
         for i in range(index):
             original = self.nb.cells[i]
@@ -265,13 +324,11 @@ class SealedExecute(Execute):
     def create_kernel_manager(self) -> Any:
         raise RuntimeError("SealedExecute takes its kernels from roofline_grader.warm")
 
-    async def _async_cleanup_kernel(self) -> None:
-        if self.km is not None:
-            await super()._async_cleanup_kernel()
-
-    def _get_timeout(self, cell: NotebookNode | None) -> int | None:
-        timeout = super()._get_timeout(cell)
+    def cell_timeout(self, cell: NotebookNode) -> int:
+        """Seconds ``cell`` may run: the per-cell timeout, capped by what is left of the notebook's
+        budget (nbclient's ``timeout_func``; at least 1 s)."""
         remaining = max(1, int(self._deadline - time.monotonic()))
+        timeout = self.timeout if self.timeout and self.timeout > 0 else None
         return remaining if timeout is None else min(timeout, remaining)
 
     def output(
@@ -323,12 +380,13 @@ class SealedExecute(Execute):
                     note = f"[output beyond {self.max_output_bytes:,} bytes was dropped]\n"
                     kept.append(new_output("stream", name="stdout", text=note))
                     if not any(
-                        e["cell"] == index and e["kind"] == "output-truncated" for e in self._events
+                        e.cell == index and e.kind is ProblemKind.OUTPUT_TRUNCATED
+                        for e in self._events
                     ):
                         self._event(
                             index,
                             cell,
-                            "output-truncated",
+                            ProblemKind.OUTPUT_TRUNCATED,
                             f"more than {self.max_output_bytes:,} bytes",
                         )
                     break
@@ -373,7 +431,7 @@ class SealedExecute(Execute):
         passed = bool(findings) and all(f.passed for f in findings)
         hints = "\n".join(f"{f.label}: {f.hint}" for f in findings if not f.passed)
         cell.outputs = [] if passed else [_error("CheckFailed", hints)]
-        self._verdicts[grade_id] = {"passed": passed, "findings": [f.to_json() for f in findings]}
+        self._verdicts[grade_id] = Verdict(passed, tuple(findings))
 
     def _verify(self, grade_id: str, record: dict[str, Any]) -> list[Finding]:
         answers = record.get("answers")
@@ -392,27 +450,22 @@ class SealedExecute(Execute):
 
     # -- the report -------------------------------------------------------------------------------
 
-    def _event(self, index: int, cell: NotebookNode, kind: str, detail: str) -> None:
+    def _event(self, index: int, cell: NotebookNode, kind: ProblemKind, detail: str) -> None:
         grade_id = cell.metadata.get("nbgrader", {}).get("grade_id", "")
-        self._events.append(
-            {"cell": index, "grade_id": grade_id, "kind": kind, "detail": _short(detail)}
-        )
+        self._events.append(Event(index, grade_id, kind, _short(detail)))
 
     def _write_report(self) -> None:
         path = (self.resources or {}).get("metadata", {}).get("path")
         notebook = (self.resources or {}).get("nbgrader", {}).get("notebook")
         if not path or not notebook:
             return
-        report = {
-            "version": 1,
-            "sandbox": self._home.describe(),
-            "stopped": self._stopped,
-            "events": self._events,
-            "verdicts": self._verdicts,
-        }
-        (Path(path) / f"{notebook}{REPORT_SUFFIX}").write_text(
-            json.dumps(report, indent=1), encoding="utf-8"
+        report = ExecutionReport(
+            sandbox=self._home.describe(),
+            stopped=self._stopped,
+            events=tuple(self._events),
+            verdicts=dict(self._verdicts),
         )
+        report.write(Path(path) / f"{notebook}{REPORT_SUFFIX}")
 
 
 def _record(data: Any) -> dict[str, Any] | None:

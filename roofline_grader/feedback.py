@@ -30,10 +30,11 @@ from typing import Any
 
 from nbgrader.api import Gradebook
 
-from .checks import PARTS
+from .checks import PARTS, Finding
 from .gradebook import submission_scores
 from .integrity import CellInfo
-from .report import PROBLEM_WORDS, fmt
+from .report import fmt
+from .results import Status, SubmissionResult
 
 STYLE = """
 body { font: 15px/1.5 system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem;
@@ -69,15 +70,16 @@ def page(
     student: str,
     index: Mapping[str, list[CellInfo]],
     scores: Mapping[str, Mapping[str, Any]],
-    results: Mapping[str, Mapping[str, Any]],
+    results: Mapping[str, SubmissionResult],
     subject: str = "",
 ) -> str:
     """The HTML page of one student on the assignments of ``index`` (all of them: the course page;
     one: a problem page, whose ``subject`` is the problem's title). ``scores`` and ``results`` are
-    keyed by assignment."""
+    keyed by assignment (an assignment without a result was not graded in any run)."""
     sections, total, maximum, waiting = [], 0.0, 0.0, 0.0
     for assignment, cells in index.items():
-        result = results.get(assignment, {})
+        result = results.get(assignment)
+        graded = result is not None and result.status is Status.GRADED
         grades = scores.get(assignment, {})
         rows, got, out_of = [], 0.0, 0.0
         for cell in cells:
@@ -87,20 +89,19 @@ def page(
             score = grades.get(gid, {}).get("score")
             out_of += points
             got += score or 0.0
-            if score is None and result.get("status") == "graded":
+            if score is None and graded:
                 waiting += points
             rows.append(_row(gid, points, score, grades.get(gid, {}), result))
         total, maximum = total + got, maximum + out_of
         notes = "".join(
-            f"<li>{_clean(PROBLEM_WORDS.get(p['kind'], p['kind']))}: {_clean(p['detail'])}</li>"
-            for p in result.get("problems", [])
+            f"<li>{_clean(p.kind.words)}: {_clean(p.detail)}</li>"
+            for p in (result.problems if result else ())
         )
         heading = (
             f"<h2>{_clean(problem_title(cells, assignment))} — {fmt(got)} / {fmt(out_of)}</h2>"
         )
         about = f'<div class="notes"><strong>About your notebook</strong><ul>{notes}</ul></div>'
         table = "<table><tr><th>Part</th><th>Points</th><th>Checks</th></tr>" + "".join(rows)
-        graded = result.get("status") == "graded"
         sections.append(
             "<section>"
             + heading
@@ -127,12 +128,12 @@ def _row(
     points: float,
     score: float | None,
     grade: Mapping[str, Any],
-    result: Mapping[str, Any],
+    result: SubmissionResult | None,
 ) -> str:
     part = PARTS.get(gid)
     title = f"({part.letter}) {part.title}" if part else gid
     if part is not None and part.manual:
-        if result.get("comments", {}).get(gid) == "No response.":
+        if result is not None and result.comments.get(gid) == "No response.":
             checks = '<li class="fail">✗ no answer was written</li>'
         elif score is None:
             checks = '<li class="wait">graded by hand: not graded yet</li>'
@@ -142,9 +143,10 @@ def _row(
                 f"<li>{_clean(comment)}</li>" if comment else ""
             )
     else:
-        findings = result.get("verdicts", {}).get(gid, {}).get("findings", [])
+        verdict = result.verdict(gid) if result is not None else None
+        findings = verdict.findings if verdict is not None else ()
         if not findings:
-            findings = [{"label": "the part's checks", "passed": bool(score), "hint": ""}]
+            findings = (Finding("the part's checks", bool(score)),)
         checks = "".join(_finding(f) for f in findings)
         if grade.get("manual"):
             checks += "<li>score adjusted by hand</li>"
@@ -154,10 +156,10 @@ def _row(
     )
 
 
-def _finding(finding: Mapping[str, Any]) -> str:
+def _finding(finding: Finding) -> str:
     """A check as a list item: ✓ with its note (follow-through), or ✗ with its hint."""
-    label, hint = _clean(finding["label"]), _clean(finding.get("hint", ""))
-    if finding["passed"]:
+    label, hint = _clean(finding.label), _clean(finding.hint)
+    if finding.passed:
         return f'<li class="pass">✓ {label}' + (f" ({hint})" if hint else "") + "</li>"
     return f'<li class="fail">✗ {label}: {hint}</li>'
 
@@ -222,15 +224,15 @@ def write_feedback(
     gb: Gradebook,
     students: Sequence[str],
     index: Mapping[str, list[CellInfo]],
-    results: Mapping[str, Mapping[str, Any]],
+    results: Mapping[str, SubmissionResult],
 ) -> FeedbackPages:
     """Write every student's folder of pages (layout in the module's docstring), afresh."""
     folder.mkdir(parents=True, exist_ok=True)
     for old in folder.glob("*.html"):  # the layout before per-student folders: one page each
         old.unlink()
-    by_student: dict[str, dict[str, Mapping[str, Any]]] = {}
+    by_student: dict[str, dict[str, SubmissionResult]] = {}
     for result in results.values():
-        by_student.setdefault(result["student"], {})[result["assignment"]] = result
+        by_student.setdefault(result.student, {})[result.assignment] = result
     course_pages: list[tuple[str, Path]] = []
     problem_pages: list[ProblemPage] = []
     for student in students:
@@ -243,8 +245,8 @@ def write_feedback(
         course_page.write_text(page(student, index, scores, mine), encoding="utf-8")
         course_pages.append((student, course_page))
         for assignment, cells in index.items():
-            result = mine.get(assignment, {})
-            if not result.get("notebook"):
+            result = mine.get(assignment)
+            if result is None or not result.notebook:
                 continue  # nothing was submitted: the course page says so
             problem_pages.append(
                 _write_problem_page(home, student, assignment, cells, scores, result)
@@ -258,19 +260,19 @@ def _write_problem_page(
     assignment: str,
     cells: list[CellInfo],
     scores: Mapping[str, Mapping[str, Any]],
-    result: Mapping[str, Any],
+    result: SubmissionResult,
 ) -> ProblemPage:
     """``<home>/<assignment>/<notebook id>.html``, with nbgrader's timestamp.txt and
     submission_secret.txt beside it, written exactly as ``nbgrader submit`` wrote them (no newline
     added: the exchange's file name is a hash of the secret's exact text)."""
     target = home / assignment
     target.mkdir()
-    notebook_id = Path(str(result["notebook"])).stem
+    notebook_id = Path(str(result.notebook)).stem
     path = target / f"{feedback_file_name(notebook_id, '')}.html"
     subject = problem_title(cells, assignment)
     text = page(student, {assignment: cells}, scores, {assignment: result}, subject=subject)
     path.write_text(text, encoding="utf-8")
-    secret, timestamp = result.get("secret") or None, result.get("timestamp") or None
+    secret, timestamp = result.secret or None, result.timestamp or None
     if secret:
         (target / "submission_secret.txt").write_text(str(secret), encoding="utf-8")
         (target / "timestamp.txt").write_text(str(timestamp or ""), encoding="utf-8")

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import shutil
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ from .config import COURSE_ID
 from .course import Course
 from .integrity import CellInfo, release_cells
 from .release import generate
+from .results import SubmissionResult
 
 
 def sqlite_url(path: Path) -> str:
@@ -104,23 +104,23 @@ def read_scores(db_url: str, assignment: str, student: str) -> tuple[dict, dict]
     return grades, comments
 
 
-def merge(gb: Gradebook, result: Mapping[str, Any]) -> None:
+def merge(gb: Gradebook, result: SubmissionResult) -> None:
     """Write one worker result into the master gradebook (idempotent)."""
-    student, assignment = result["student"], result["assignment"]
+    student, assignment = result.student, result.assignment
     gb.update_or_create_student(student)
-    kwargs = {"timestamp": result["timestamp"]} if result.get("timestamp") else {}
+    kwargs = {"timestamp": result.timestamp} if result.timestamp else {}
     try:
         submission = gb.update_or_create_submission(assignment, student, **kwargs)
     except ValueError:  # an unparsable timestamp.txt: keep the submission, drop the time
         submission = gb.update_or_create_submission(assignment, student)
-    scores = result.get("grades", {})
     for notebook in submission.notebooks:
         for grade in notebook.grades:
-            auto = scores.get(grade.name, {}).get("auto_score", 0.0)
+            part = result.part(grade.name)
+            auto = 0.0 if part is None else part.auto_score
             grade.auto_score = auto
             grade.needs_manual_grade = grade.manual_score is not None or auto is None
         for comment in notebook.comments:
-            comment.auto_comment = result.get("comments", {}).get(comment.name)
+            comment.auto_comment = result.comments.get(comment.name)
     gb.db.commit()
 
 

@@ -68,6 +68,7 @@ from .lms import (
     resubmission,
     safe_student_id,
 )
+from .results import ProblemKind, SubmissionProblem
 from .roster import Roster, Student
 from .worker import Task
 
@@ -298,7 +299,7 @@ class Candidate:
     path: Path
     shown: str
     order: tuple[int, int, int, str]
-    notes: tuple[tuple[str, str], ...] = ()
+    notes: tuple[SubmissionProblem, ...] = ()
 
 
 @dataclass
@@ -491,12 +492,13 @@ def _read_lms(
                 Unplaced(shown, kind, f"{printable(named.original)!r} ({suffix})")
             )
             continue
-        assignment, notes = _problem(named, source, assignments, problem)
+        assignment, notes, why_not = _problem(named, source, assignments, problem)
         if assignment is None:
-            found.unplaced.append(Unplaced(shown, Why.NO_PROBLEM, notes[0][1]))
+            found.unplaced.append(Unplaced(shown, Why.NO_PROBLEM, why_not))
             continue
         if named.late:
-            notes = (*notes, ("late", f"Canvas marked {printable(named.original)!r} late"))
+            late = f"Canvas marked {printable(named.original)!r} late"
+            notes = (*notes, SubmissionProblem(ProblemKind.LATE, late))
         student = _student(named, roster, found)
         if isinstance(student, Unplaced):
             found.unplaced.append(Unplaced(shown, student.why, student.detail))
@@ -520,32 +522,31 @@ def _generic(parts: tuple[str, ...], assignments: Sequence[str]) -> Named:
 
 def _problem(
     named: Named, source: Source, assignments: Sequence[str], problem: str | None
-) -> tuple[str | None, tuple[tuple[str, str], ...]]:
-    """The problem of a notebook, and notes for its task (or, for None, the reason)."""
+) -> tuple[str | None, tuple[SubmissionProblem, ...], str]:
+    """The problem of a notebook, notes for its task, and for None, the reason it has none."""
     own = problem_of(named.original, assignments)
     given, why = (problem, "--problem") if problem else (source.hint, f"{source.label}'s name")
     if given:
-        notes = ()
+        notes: tuple[SubmissionProblem, ...] = ()
         if own and own != given:
             notes = (
-                (
-                    "misnamed-notebook",
+                SubmissionProblem(
+                    ProblemKind.MISNAMED_NOTEBOOK,
                     f"{printable(named.original)!r} was graded as {given} ({why} says so)",
                 ),
             )
-        return given, notes
+        return given, notes, ""
     if own:
-        return own, ()
+        return own, (), ""
     stem, _ = resubmission(Path(named.original).stem)
     several = [a for a, _ in problem_mentions(stem, assignments)]
     what = f"names several problems ({', '.join(several)})" if several else "names no problem"
-    return None, (
-        (
-            "",
-            f"{printable(named.original)!r} {what}; expected one of {', '.join(assignments)} in "
-            "its name (Problem 1.ipynb, problem1-1.ipynb …). If this download is one problem's, "
-            "pass --problem problemN",
-        ),
+    return (
+        None,
+        (),
+        f"{printable(named.original)!r} {what}; expected one of {', '.join(assignments)} in "
+        "its name (Problem 1.ipynb, problem1-1.ipynb …). If this download is one problem's, "
+        "pass --problem problemN",
     )
 
 
@@ -708,7 +709,7 @@ def _locate(root: Path, folder_name: str, assignment: str, student: str | None =
     the folder's name)."""
     folder = root / folder_name
     student = folder_name if student is None else student
-    problems: list[tuple[str, str]] = []
+    problems: list[SubmissionProblem] = []
     entries = _entries(folder)
     dirs = [p for p in entries if p.is_dir() and normalize(p.name) == normalize(assignment)]
     notebook: Path | None = None
@@ -717,7 +718,10 @@ def _locate(root: Path, folder_name: str, assignment: str, student: str | None =
         home = next((d for d in dirs if d.name == assignment), dirs[0])
         if home.name != assignment:
             problems.append(
-                ("misnamed-folder", f"the folder {home.name!r} was taken as {assignment}/")
+                SubmissionProblem(
+                    ProblemKind.MISNAMED_FOLDER,
+                    f"the folder {home.name!r} was taken as {assignment}/",
+                )
             )
         stamp = home / "timestamp.txt"
         if stamp.is_file() and _link_on_the_way(root, stamp) is None:
@@ -734,7 +738,10 @@ def _locate(root: Path, folder_name: str, assignment: str, student: str | None =
             notebook = (mentions or notebooks)[0]
             others = "" if len(notebooks) == 1 else f" (of {', '.join(p.name for p in notebooks)})"
             problems.append(
-                ("misnamed-notebook", f"{notebook.name!r}{others} was graded as {assignment}.ipynb")
+                SubmissionProblem(
+                    ProblemKind.MISNAMED_NOTEBOOK,
+                    f"{notebook.name!r}{others} was graded as {assignment}.ipynb",
+                )
             )
     else:
         loose = [
@@ -745,13 +752,16 @@ def _locate(root: Path, folder_name: str, assignment: str, student: str | None =
         if loose:
             notebook = loose[0]
             problems.append(
-                ("misplaced-notebook", f"{notebook.name!r} was not in a folder {assignment}/")
+                SubmissionProblem(
+                    ProblemKind.MISPLACED_NOTEBOOK,
+                    f"{notebook.name!r} was not in a folder {assignment}/",
+                )
             )
     link = _link_on_the_way(root, notebook) if notebook else None
     if notebook is not None and link is not None:
         problems.append(
-            (
-                "symlink",
+            SubmissionProblem(
+                ProblemKind.SYMLINK,
                 f"{link.relative_to(root)} is a symbolic link; links are not followed (it could "
                 "point at someone else's work), so nothing was graded",
             )

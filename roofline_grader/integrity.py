@@ -17,6 +17,8 @@ from typing import Any
 import nbformat
 from nbformat import NotebookNode
 
+from .results import ProblemKind, SubmissionProblem
+
 CellInfo = dict[str, Any]
 """A release cell: grade_id, cell_type, locked, grade, solution, points, source, and the cell."""
 
@@ -50,7 +52,7 @@ def release_cells(notebook: Path) -> list[CellInfo]:
     return cells
 
 
-def describe_changes(nb: NotebookNode, release: Sequence[CellInfo]) -> list[dict[str, str]]:
+def describe_changes(nb: NotebookNode, release: Sequence[CellInfo]) -> list[SubmissionProblem]:
     """Changes to the cells the student was given, as problems: kind, grade_id, detail."""
     ids = [_nbgrader(c).get("grade_id") for c in nb.cells]
     counts = Counter(i for i in ids if i)
@@ -59,17 +61,17 @@ def describe_changes(nb: NotebookNode, release: Sequence[CellInfo]) -> list[dict
         gid = _nbgrader(cell).get("grade_id")
         if gid:
             by_id[gid] = cell  # the last copy is the one nbgrader keeps
-    problems = []
+    problems: list[SubmissionProblem] = []
     for info in release:
         gid, what = info["grade_id"], _what(info)
         if counts.get(gid, 0) == 0:
             restored = "put back from the gradebook" if info["grade"] else "not restored"
-            problems.append(_problem("deleted-cell", gid, f"deleted {what}: {restored}"))
+            problems.append(_problem(ProblemKind.DELETED_CELL, gid, f"deleted {what}: {restored}"))
             continue
         if counts[gid] > 1:
             problems.append(
                 _problem(
-                    "duplicated-cell",
+                    ProblemKind.DUPLICATED_CELL,
                     gid,
                     f"{what} appears {counts[gid]} times: the last is graded",
                 )
@@ -79,7 +81,9 @@ def describe_changes(nb: NotebookNode, release: Sequence[CellInfo]) -> list[dict
             cell.get("source") != info["source"] or cell.cell_type != info["cell_type"]
         ):
             problems.append(
-                _problem("edited-cell", gid, f"edited {what}: restored from the gradebook")
+                _problem(
+                    ProblemKind.EDITED_CELL, gid, f"edited {what}: restored from the gradebook"
+                )
             )
     return problems
 
@@ -92,8 +96,8 @@ def _what(info: CellInfo) -> str:
     return f"the read-only cell {info['grade_id']}"
 
 
-def _problem(kind: str, grade_id: str, detail: str) -> dict[str, str]:
-    return {"kind": kind, "grade_id": grade_id, "detail": detail}
+def _problem(kind: ProblemKind, grade_id: str, detail: str) -> SubmissionProblem:
+    return SubmissionProblem(kind, detail, grade_id)
 
 
 def restore_deleted_grade_cells(nb: NotebookNode, release: Sequence[CellInfo]) -> int:
@@ -148,7 +152,7 @@ FLAGS = ("grade", "solution", "locked", "points")
 """The nbgrader flags of a cell that the release fixes and a student may not change."""
 
 
-def repair_cells(nb: NotebookNode, release: Sequence[CellInfo]) -> list[dict[str, str]]:
+def repair_cells(nb: NotebookNode, release: Sequence[CellInfo]) -> list[SubmissionProblem]:
     """Make every cell gradable, as an edited check cell is: returns what was repaired.
 
     * a cell without ``source`` (or with one that is not text) gets an empty one;
@@ -158,7 +162,7 @@ def repair_cells(nb: NotebookNode, release: Sequence[CellInfo]) -> list[dict[str
     * a cell of the release whose flags (grade, solution, locked, points) or type were changed
       gets the release's back.
     """
-    problems: list[dict[str, str]] = []
+    problems: list[SubmissionProblem] = []
     known = {info["grade_id"]: info for info in release}
     for index, cell in enumerate(nb.cells):
         source = cell.get("source")
@@ -166,12 +170,16 @@ def repair_cells(nb: NotebookNode, release: Sequence[CellInfo]) -> list[dict[str
             cell["source"] = source = "".join(source)
         if not isinstance(source, str):
             cell["source"] = ""
-            problems.append(_problem("repaired-cell", "", f"cell {index + 1} had no source"))
+            problems.append(
+                _problem(ProblemKind.REPAIRED_CELL, "", f"cell {index + 1} had no source")
+            )
         clean = _valid_text(cell["source"])
         if clean != cell["source"]:
             cell["source"] = clean
             problems.append(
-                _problem("repaired-cell", "", f"cell {index + 1} held text that is not Unicode")
+                _problem(
+                    ProblemKind.REPAIRED_CELL, "", f"cell {index + 1} held text that is not Unicode"
+                )
             )
         meta = _nbgrader(cell)
         gid = meta.get("grade_id") if meta else None
@@ -181,7 +189,7 @@ def repair_cells(nb: NotebookNode, release: Sequence[CellInfo]) -> list[dict[str
             cell.metadata.pop("nbgrader", None)
             problems.append(
                 _problem(
-                    "foreign-cell",
+                    ProblemKind.FOREIGN_CELL,
                     "",
                     f"cell {index + 1} carried nbgrader metadata of a cell this problem does not "
                     f"have ({str(gid)[:40]!r}): graded as an ordinary cell",
@@ -203,7 +211,7 @@ def repair_cells(nb: NotebookNode, release: Sequence[CellInfo]) -> list[dict[str
                     cell.pop("execution_count", None)
             problems.append(
                 _problem(
-                    "changed-flags",
+                    ProblemKind.CHANGED_FLAGS,
                     str(gid),
                     f"{', '.join(changed)} of {gid} changed: put back as released",
                 )

@@ -12,10 +12,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
+from .results import Status, SubmissionResult
 from .worker import Task
 
 
@@ -33,7 +33,11 @@ def grader_key(parts: Iterable[str], packages: Iterable[Path]) -> str:
 
 
 class Journal:
-    """Result records in a directory, one JSON file per task key."""
+    """Result records in a directory, one JSON file per task key.
+
+    A record is :meth:`SubmissionResult.to_json` plus ``"grader"``, the grader's key; the JSON
+    stays in the file, and :meth:`get` hands back the typed result.
+    """
 
     def __init__(self, directory: Path, key: str) -> None:
         self.directory = directory
@@ -43,21 +47,35 @@ class Journal:
     def _path(self, task_key: str) -> Path:
         return self.directory / f"{task_key}.json"
 
-    def get(self, task: Task) -> dict[str, Any] | None:
-        """The recorded result of ``task`` if it is still valid, else None."""
+    def get(self, task: Task) -> SubmissionResult | None:
+        """The recorded result of ``task`` if it is still valid, else None (no record, one that
+        cannot be read, one of another grader or of another notebook)."""
         path = self._path(task.key)
         try:
             record = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            if record.get("grader") != self.key or record.get("fingerprint") != task.fingerprint:
+                return None
+            return SubmissionResult.from_json(record)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
-        if record.get("grader") != self.key or record.get("fingerprint") != task.fingerprint:
-            return None
-        return record
 
-    def put(self, result: Mapping[str, Any]) -> None:
+    def timings(self) -> list[tuple[str, float]]:
+        """(assignment, seconds) of every graded submission recorded, by this grader or an earlier
+        one (the schedule's measure of how long each problem takes: roofline_grader.schedule)."""
+        found = []
+        for path in sorted(self.directory.glob("*.json")):
+            try:
+                record = json.loads(path.read_text(encoding="utf-8"))
+                if record["status"] == Status.GRADED.value:
+                    found.append((str(record["assignment"]), float(record["seconds"])))
+            except (OSError, ValueError, KeyError, TypeError):
+                continue
+        return found
+
+    def put(self, result: SubmissionResult) -> None:
         """Record a merged result atomically."""
-        record = {**result, "grader": self.key}
-        path = self._path(str(result["key"]))
+        record = {**result.to_json(), "grader": self.key}
+        path = self._path(result.key)
         tmp = path.with_suffix(".tmp")
         tmp.write_text(json.dumps(record), encoding="utf-8")
         os.replace(tmp, path)

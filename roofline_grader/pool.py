@@ -16,13 +16,13 @@ import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
 
 from . import worker
+from .results import ProblemKind, SubmissionResult
 from .sandbox import die_with_parent
 from .worker import Settings, Task
 
-OnResult = Callable[[dict[str, Any]], None]
+OnResult = Callable[[SubmissionResult], None]
 
 
 def _context() -> multiprocessing.context.BaseContext:
@@ -61,7 +61,7 @@ def run(
                 worker.failed_result(
                     culprit,
                     settings,
-                    "grader-crash",
+                    ProblemKind.GRADER_CRASH,
                     "the grading process died or hung while grading this notebook, even alone",
                 )
             )
@@ -80,7 +80,7 @@ def _run_batch(
         initializer=_init_worker,
         initargs=(os.getpid(),),
     )
-    pending: dict[Future[dict[str, Any]], Task] = {
+    pending: dict[Future[SubmissionResult], Task] = {
         executor.submit(worker.grade, task, settings): task for task in tasks
     }
     broken = False

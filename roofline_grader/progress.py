@@ -12,19 +12,9 @@ import sys
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import TextIO
 
-MISSING = "missing-notebook"
-
-
-def is_missing(result: Mapping[str, Any]) -> bool:
-    """Whether no notebook was found for this submission (it scores zero)."""
-    return any(p["kind"] == MISSING for p in result.get("problems", []))
-
-
-def had_problem(result: Mapping[str, Any]) -> bool:
-    """Whether the submission had a problem besides being missing (the report lists each)."""
-    return any(p["kind"] != MISSING for p in result.get("problems", []))
+from .results import SubmissionResult
 
 
 @dataclass(frozen=True)
@@ -33,8 +23,9 @@ class Tally:
 
     Attributes:
         submissions: student × problem pairs seen.
-        with_problems: submissions with a problem besides being missing (:func:`had_problem`).
-        missing: submissions with no notebook (:func:`is_missing`).
+        with_problems: submissions with a problem besides being missing
+            (:attr:`SubmissionResult.had_problem`).
+        missing: submissions with no notebook (:attr:`SubmissionResult.is_missing`).
         by_hand: per grade id, the parts with neither an automatic nor a hand score yet.
     """
 
@@ -47,15 +38,15 @@ class Tally:
     def awaiting_by_hand(self) -> int:
         return sum(self.by_hand.values())
 
-    def add(self, result: Mapping[str, Any], awaiting: Iterable[str] = ()) -> Tally:
+    def add(self, result: SubmissionResult, awaiting: Iterable[str] = ()) -> Tally:
         """This tally with one more submission (``awaiting``: its grade ids still to grade)."""
         by_hand = dict(self.by_hand)
         for gid in awaiting:
             by_hand[gid] = by_hand.get(gid, 0) + 1
         return Tally(
             self.submissions + 1,
-            self.with_problems + had_problem(result),
-            self.missing + is_missing(result),
+            self.with_problems + result.had_problem,
+            self.missing + result.is_missing,
             by_hand,
         )
 
@@ -99,7 +90,7 @@ class Progress:
         self.started = time.monotonic()
         self._last = 0.0
 
-    def advance(self, result: Mapping[str, Any], awaiting: Iterable[str] = ()) -> None:
+    def advance(self, result: SubmissionResult, awaiting: Iterable[str] = ()) -> None:
         """One more submission graded (``awaiting``: its grade ids still to grade by hand)."""
         self.done += 1
         self.tally = self.tally.add(result, awaiting)

@@ -25,39 +25,11 @@ from nbgrader.api import Gradebook
 from .classreport import ClassSummary, text_lines
 from .gradebook import submission_scores
 from .integrity import CellInfo
-from .progress import MISSING, Tally, format_duration
+from .progress import Tally, format_duration
+from .results import ProblemKind, SubmissionProblem, SubmissionResult
 
 if TYPE_CHECKING:
     from .intake import Unplaced
-
-PROBLEM_WORDS = {
-    "missing-notebook": "no notebook",
-    "invalid-json": "not valid JSON",
-    "not-a-notebook": "not a notebook",
-    "too-large": "file too large",
-    "huge-output": "huge stored output",
-    "misnamed-notebook": "misnamed notebook",
-    "misnamed-folder": "misnamed folder",
-    "misplaced-notebook": "notebook outside its folder",
-    "late": "submitted late (LMS)",
-    "symlink": "symbolic link, not followed",
-    "bad-timestamp": "unreadable timestamp",
-    "deleted-cell": "deleted cell",
-    "edited-cell": "edited read-only cell",
-    "duplicated-cell": "duplicated cell",
-    "repaired-cell": "repaired cell",
-    "foreign-cell": "cell pasted from another notebook",
-    "changed-flags": "changed nbgrader flags",
-    "timeout": "cell timed out",
-    "stuck": "kernel ignored interrupt",
-    "kernel-died": "kernel died",
-    "error": "error in a cell",
-    "output-truncated": "huge output",
-    "not-run": "cells not run",
-    "grader-error": "grader error",
-    "grader-crash": "grader crash",
-}
-"""Short names of the kinds of problem, for the report."""
 
 
 def fmt(value: float | None) -> str:
@@ -132,7 +104,7 @@ class Report:
 
     workspace: Path
     students: Sequence[str]
-    results: list[dict[str, Any]]
+    results: list[SubmissionResult]
     graded_now: int
     seconds: float
     jobs: int
@@ -154,17 +126,13 @@ class Report:
     """Every file of the submissions that was not graded, and why (roofline_grader.intake)."""
     lines: list[str] = field(default_factory=list)
 
-    def problem_rows(self) -> list[tuple[str, str, str, str]]:
-        """(student, assignment, kind, detail) for every problem met, in input order."""
-        return [
-            (r["student"], r["assignment"], p["kind"], _where(p) + p["detail"])
-            for r in self.results
-            for p in r.get("problems", [])
-        ]
+    def problem_rows(self) -> list[tuple[str, str, SubmissionProblem]]:
+        """(student, assignment, problem) for every problem met, in input order."""
+        return [(r.student, r.assignment, p) for r in self.results for p in r.problems]
 
     def text(self) -> str:
         n = len(self.results)
-        assignments = len({r["assignment"] for r in self.results})
+        assignments = len({r.assignment for r in self.results})
         lines = [
             f"roofline-grade: {len(self.students)} students × {assignments} problems = {n} "
             f"submissions; {self.graded_now} graded now, {n - self.graded_now} unchanged since the "
@@ -191,12 +159,12 @@ class Report:
                 "--manual-scores FILE), then run roofline-grade again to update grades.csv."
             )
         missing: dict[str, list[str]] = {}
-        by_submission: dict[tuple[str, str], list[tuple[str, str]]] = {}
-        for student, assignment, kind, detail in self.problem_rows():
-            if kind == MISSING:
+        by_submission: dict[tuple[str, str], list[SubmissionProblem]] = {}
+        for student, assignment, problem in self.problem_rows():
+            if problem.kind is ProblemKind.MISSING_NOTEBOOK:
                 missing.setdefault(student, []).append(assignment)
             else:
-                by_submission.setdefault((student, assignment), []).append((kind, detail))
+                by_submission.setdefault((student, assignment), []).append(problem)
         lines.append("")
         if missing:
             lines.append(f"Missing notebooks, scored 0 ({sum(map(len, missing.values()))}):")
@@ -205,17 +173,15 @@ class Report:
             lines.append("No submission had a problem.")
         else:
             lines.append(f"Submissions with problems ({len(by_submission)}):")
-            scores = {(r["student"], r["assignment"]): r for r in self.results}
+            results = {(r.student, r.assignment): r for r in self.results}
             for (student, assignment), items in by_submission.items():
-                result = scores[(student, assignment)]
-                got = self.points.get(
-                    (student, assignment),
-                    sum((g.get("auto_score") or 0.0) for g in result["grades"].values()),
+                result = results[(student, assignment)]
+                got = self.points.get((student, assignment), result.auto_points)
+                lines.append(
+                    f"  {student} / {assignment} (scored {got:g} of {result.max_points:g}):"
                 )
-                out_of = sum((g.get("max_score") or 0.0) for g in result["grades"].values())
-                lines.append(f"  {student} / {assignment} (scored {got:g} of {out_of:g}):")
-                for kind, detail in items:
-                    lines.append(f"    - {PROBLEM_WORDS.get(kind, kind)}: {detail}")
+                for p in items:
+                    lines.append(f"    - {p.kind.words}: {p.where}{p.detail}")
         if self.unplaced:
             lines += ["", f"Files not graded ({len(self.unplaced)}):"]
             lines += [f"  {u.file}\n    - {u.why.value}: {u.detail}" for u in self.unplaced]
@@ -240,13 +206,8 @@ class Report:
                 for u in self.unplaced
             ],
             "problems": [
-                {"student": s, "assignment": a, "kind": k, "detail": d}
-                for s, a, k, d in self.problem_rows()
+                {"student": s, "assignment": a, "kind": p.kind.value, "detail": p.where + p.detail}
+                for s, a, p in self.problem_rows()
             ],
         }
         path.write_text(json.dumps(data, indent=1), encoding="utf-8")
-
-
-def _where(problem: Mapping[str, Any]) -> str:
-    gid = problem.get("grade_id")
-    return f"[{gid}] " if gid and gid not in str(problem.get("detail", "")) else ""

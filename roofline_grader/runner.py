@@ -4,7 +4,8 @@
 2. Template: record the assignments in a template gradebook, once per version of solutions/.
 3. Resume: skip submissions the journal says are already graded with this grader and this input.
 4. Grade the rest in parallel worker processes, each in its own scratch course
-   (:mod:`~roofline_grader.pool`, :mod:`~roofline_grader.worker`).
+   (:mod:`~roofline_grader.pool`, :mod:`~roofline_grader.worker`), the longest expected first
+   (:mod:`~roofline_grader.schedule`).
 5. Merge each result as it arrives, serially, into the workspace: the master gradebook, nbgrader's
    ``submitted/`` and ``autograded/`` folders, and the journal.
 6. Write ``grades.csv``, the feedback pages (:mod:`~roofline_grader.feedback`) and a zip of them
@@ -25,10 +26,8 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from .classreport import scores_from_table, summarize, write_html
 from .config import DEFAULT_CELL_TIMEOUT_S, DEFAULT_NOTEBOOK_TIMEOUT_S
@@ -51,9 +50,11 @@ from .manual import apply_scores, read_scores, write_sheet
 from .pool import run
 from .progress import Progress, Tally
 from .report import Report, grade_parts, grade_table, write_csv
+from .results import SubmissionResult
 from .roster import read_roster
 from .rubric import hand_parts
 from .sandbox import KernelHome, scratch_root, sweep_stale_scratch
+from .schedule import longest_first, median_seconds
 from .worker import Settings, Task
 
 
@@ -162,7 +163,7 @@ def grade_submissions(course: Course, options: Options) -> Report:
     key = grader_key(settings_words, _course_files(course)[:2])
     journal = Journal(ws.state / "results", key)
     fresh_master = not ws.gradebook.exists()
-    done: dict[str, dict[str, Any]] = {}
+    done: dict[str, SubmissionResult] = {}
     pending: list[Task] = []
     for task in intake.tasks:
         record = None if options.force else journal.get(task)
@@ -170,7 +171,7 @@ def grade_submissions(course: Course, options: Options) -> Report:
             pending.append(task)
         else:
             done[task.key] = record
-    pending.sort(key=lambda t: (t.assignment != "problem3", t.assignment, t.student))
+    pending = longest_first(pending, median_seconds(journal.timings()), course.assignments)
 
     sweep_stale_scratch()  # what a run killed with SIGKILL left behind
     home = KernelHome(options.sandbox)  # decides (and explains) the sandbox once, up front
@@ -196,21 +197,21 @@ def grade_submissions(course: Course, options: Options) -> Report:
             for record in done.values():
                 merge(gb, record)
 
-        def awaiting(result: Mapping[str, Any]) -> list[str]:
-            return awaiting_by_hand(gb, str(result["assignment"]), str(result["student"]))
+        def awaiting(result: SubmissionResult) -> list[str]:
+            return awaiting_by_hand(gb, result.assignment, result.student)
 
         already = Tally()
         for record in done.values():
             already = already.add(record, awaiting(record))
         progress = Progress(len(intake.tasks), already=already) if options.progress else None
 
-        def on_result(result: dict[str, Any]) -> None:
+        def on_result(result: SubmissionResult) -> None:
             _store_files(ws, result)
             merge(gb, result)
             journal.put(result)
-            done[result["key"]] = result
-            shutil.rmtree(scratch / str(result["key"]), ignore_errors=True)
-            (scratch / f"{result['key']}.started").unlink(missing_ok=True)
+            done[result.key] = result
+            shutil.rmtree(scratch / result.key, ignore_errors=True)
+            (scratch / f"{result.key}.started").unlink(missing_ok=True)
             if progress:
                 progress.advance(result, awaiting(result))
 
@@ -282,20 +283,23 @@ def grade_submissions(course: Course, options: Options) -> Report:
     return report
 
 
-def _store_files(ws: Workspace, result: Mapping[str, Any]) -> None:
+def _store_files(ws: Workspace, result: SubmissionResult) -> None:
     """nbgrader's layout in the workspace: the submitted and the autograded notebook."""
-    student, assignment = str(result["student"]), str(result["assignment"])
-    if result.get("notebook"):
+    student, assignment = result.student, result.assignment
+    if result.notebook:
         folder = ws.submitted / student / assignment
         folder.mkdir(parents=True, exist_ok=True)
-        source, target = Path(str(result["notebook"])), folder / f"{assignment}.ipynb"
+        source, target = Path(result.notebook), folder / f"{assignment}.ipynb"
         if not (target.exists() and target.samefile(source)):  # graded in place (nbgrader collect)
             shutil.copyfile(source, target)
-            for name, key in (("timestamp.txt", "timestamp"), ("submission_secret.txt", "secret")):
-                if result.get(key):  # as nbgrader submit writes them: the secret is hashed as is
-                    (folder / name).write_text(str(result[key]))
+            for name, text in (
+                ("timestamp.txt", result.timestamp),
+                ("submission_secret.txt", result.secret),
+            ):
+                if text:  # as nbgrader submit writes them: the secret is hashed as is
+                    (folder / name).write_text(text)
     graded = ws.autograded / student / assignment
     shutil.rmtree(graded, ignore_errors=True)
-    if result.get("autograded") and Path(str(result["autograded"])).is_file():
+    if result.autograded and Path(result.autograded).is_file():
         graded.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(str(result["autograded"]), graded / f"{assignment}.ipynb")
+        shutil.copyfile(result.autograded, graded / f"{assignment}.ipynb")

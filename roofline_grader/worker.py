@@ -3,8 +3,9 @@
 A scratch course holds only this submission and a copy of the template gradebook, so workers never
 share files or a database. The worker reads the notebook (a file that is too big, not JSON or not a
 notebook is reported and scores zero), puts back deleted grade cells, runs nbgrader's Autograde (with
-the sealed executor) and returns a plain result: every grade, the findings of every part, and the
-problems met along the way. The parent merges results into the master gradebook.
+the sealed executor) and returns a typed result (:class:`~roofline_grader.results.SubmissionResult`):
+every grade, the verdict on every part, and the problems met along the way. The parent merges
+results into the master gradebook.
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ import shutil
 import time
 import traceback
 import warnings
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 import nbformat
 from nbgrader.converters import Autograde
@@ -26,7 +27,7 @@ from nbgrader.utils import parse_utc
 from traitlets.config import Config
 
 from .config import COURSE_ID, grading_config
-from .execute import REPORT_SUFFIX
+from .execute import REPORT_SUFFIX, ExecutionReport
 from .gradebook import read_scores, sqlite_url
 from .integrity import (
     CellInfo,
@@ -35,6 +36,7 @@ from .integrity import (
     restore_deleted_grade_cells,
     unique_cell_ids,
 )
+from .results import PartResult, ProblemKind, Status, SubmissionProblem, SubmissionResult
 
 SCRATCH_STUDENT = "student"
 """The student id inside a scratch course (the real id may hold characters nbgrader globs on)."""
@@ -66,7 +68,7 @@ class Task:
     fingerprint: str
     timestamp: str | None = None
     secret: str | None = None
-    problems: tuple[tuple[str, str], ...] = ()
+    problems: tuple[SubmissionProblem, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -93,34 +95,29 @@ class _Collect(logging.Handler):
         self.messages.append(record.getMessage())
 
 
-def _base_result(task: Task) -> dict[str, Any]:
-    return {
-        "key": task.key,
-        "student": task.student,
-        "assignment": task.assignment,
-        "fingerprint": task.fingerprint,
-        "timestamp": task.timestamp,
-        "secret": task.secret,
-        "notebook": task.notebook,
-        "status": "graded",
-        "problems": [{"kind": k, "grade_id": "", "detail": d} for k, d in task.problems],
-        "grades": {},
-        "comments": {},
-        "verdicts": {},
-        "events": [],
-        "sandbox": {},
-        "autograded": None,
-        "seconds": 0.0,
-    }
+def _base_result(
+    task: Task, status: Status, problems: Iterable[SubmissionProblem] = ()
+) -> SubmissionResult:
+    """The result of ``task`` before anything was graded: what intake noticed, then ``problems``."""
+    return SubmissionResult(
+        key=task.key,
+        student=task.student,
+        assignment=task.assignment,
+        fingerprint=task.fingerprint,
+        status=status,
+        timestamp=task.timestamp,
+        secret=task.secret,
+        notebook=task.notebook,
+        problems=(*task.problems, *problems),
+    )
 
 
-def failed_result(task: Task, settings: Settings, kind: str, detail: str) -> dict[str, Any]:
+def failed_result(
+    task: Task, settings: Settings, kind: ProblemKind, detail: str
+) -> SubmissionResult:
     """The result of a task the grader could not grade: every part at zero, with the reason."""
-    result = _base_result(task)
-    result["status"] = "error"
-    result["problems"].append({"kind": kind, "grade_id": "", "detail": detail})
-    result["grades"] = _zero_grades(settings.release_index[task.assignment])
-    return result
+    result = _base_result(task, Status.ERROR, [SubmissionProblem(kind, detail)])
+    return replace(result, parts=_zero_parts(settings.release_index[task.assignment]))
 
 
 def started_marker(task: Task, settings: Settings) -> Path:
@@ -128,88 +125,104 @@ def started_marker(task: Task, settings: Settings) -> Path:
     return Path(settings.scratch) / f"{task.key}.started"
 
 
-def grade(task: Task, settings: Settings) -> dict[str, Any]:
+def grade(task: Task, settings: Settings) -> SubmissionResult:
     """Grade one task; never raises (a failure becomes the result's status and problems)."""
     started = time.monotonic()
     started_marker(task, settings).touch()
-    result = _base_result(task)
     course = Path(settings.scratch) / task.key
     shutil.rmtree(course, ignore_errors=True)
+    result = _base_result(task, Status.GRADED)
     try:
-        nb = _read(task, settings, result)
+        nb, result = _read(task)
         if nb is not None:
-            _autograde(task, settings, nb, course, result)
+            result = _repair(settings, nb, result)
+            result = _prepare_course(task, settings, nb, course, result)
+            _run_nbgrader(_nbgrader_config(task, settings, course))
+            result = _collect(task, course, result)
     except Exception as exc:  # the grader's own failure: report it, never lose the task
-        result["status"] = "error"
-        result["problems"].append(
-            {"kind": "grader-error", "grade_id": "", "detail": f"{type(exc).__name__}: {exc}"}
+        problem = SubmissionProblem(ProblemKind.GRADER_ERROR, f"{type(exc).__name__}: {exc}")
+        result = replace(
+            result,
+            status=Status.ERROR,
+            problems=(*result.problems, problem),
+            traceback=traceback.format_exc(),
         )
-        result["traceback"] = traceback.format_exc()
-    if result["status"] != "graded":
-        result["grades"] = _zero_grades(settings.release_index[task.assignment])
-    result["seconds"] = round(time.monotonic() - started, 3)
-    return result
+    if result.status is not Status.GRADED:
+        result = replace(result, parts=_zero_parts(settings.release_index[task.assignment]))
+    return replace(result, seconds=round(time.monotonic() - started, 3))
 
 
-def _read(task: Task, settings: Settings, result: dict[str, Any]) -> nbformat.NotebookNode | None:
-    def fail(status: str, kind: str, detail: str) -> None:
-        result["status"] = status
-        result["problems"].append({"kind": kind, "grade_id": "", "detail": detail})
+def _read(task: Task) -> tuple[nbformat.NotebookNode | None, SubmissionResult]:
+    """The submitted notebook (None if there is none to grade) and the result so far."""
+
+    def fail(status: Status, kind: ProblemKind, detail: str) -> tuple[None, SubmissionResult]:
+        return None, _base_result(task, status, [SubmissionProblem(kind, detail)])
 
     if task.notebook is None:
-        fail("missing", "missing-notebook", f"no notebook was submitted for {task.assignment}")
-        return None
+        return fail(
+            Status.MISSING,
+            ProblemKind.MISSING_NOTEBOOK,
+            f"no notebook was submitted for {task.assignment}",
+        )
     path = Path(task.notebook)
     size = path.stat().st_size
     if size > MAX_NOTEBOOK_BYTES:
-        fail(
-            "unreadable",
-            "too-large",
+        return fail(
+            Status.UNREADABLE,
+            ProblemKind.TOO_LARGE,
             f"the notebook is {size / 2**20:.0f} MiB, over the {MAX_NOTEBOOK_BYTES // 2**20} MiB "
             "limit (clear its outputs)",
         )
-        return None
     try:
         text = path.read_bytes().decode("utf-8")
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError) as exc:
-        fail("unreadable", "invalid-json", f"the notebook is not valid JSON ({exc})")
-        return None
+        return fail(
+            Status.UNREADABLE, ProblemKind.INVALID_JSON, f"the notebook is not valid JSON ({exc})"
+        )
     try:
         if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
             raise ValueError("it has no list of cells")
         nb = nbformat.reads(text, as_version=4, capture_validation_error={})
     except Exception as exc:
-        fail("unreadable", "not-a-notebook", f"the file is JSON but not a notebook ({exc})")
-        return None
-    if size > 5 * 2**20:
-        result["problems"].append(
-            {
-                "kind": "huge-output",
-                "grade_id": "",
-                "detail": f"the notebook is {size / 2**20:.0f} MiB, mostly stored output (cleared)",
-            }
+        return fail(
+            Status.UNREADABLE,
+            ProblemKind.NOT_A_NOTEBOOK,
+            f"the file is JSON but not a notebook ({exc})",
         )
-    return nb
+    problems = []
+    if size > 5 * 2**20:
+        problems.append(
+            SubmissionProblem(
+                ProblemKind.HUGE_OUTPUT,
+                f"the notebook is {size / 2**20:.0f} MiB, mostly stored output (cleared)",
+            )
+        )
+    return nb, _base_result(task, Status.GRADED, problems)
 
 
-def _autograde(
-    task: Task, settings: Settings, nb: nbformat.NotebookNode, course: Path, result: dict[str, Any]
-) -> None:
-    release = settings.release_index[task.assignment]
-    result["problems"].extend(repair_cells(nb, release))
-    result["problems"].extend(describe_changes(nb, release))
+def _repair(
+    settings: Settings, nb: nbformat.NotebookNode, result: SubmissionResult
+) -> SubmissionResult:
+    """Repair broken cells and put back deleted grade cells; the result notes what was found."""
+    release = settings.release_index[result.assignment]
+    found = [*repair_cells(nb, release), *describe_changes(nb, release)]
     restore_deleted_grade_cells(nb, release)
     unique_cell_ids(nb)
-    _prepare_course(task, settings, nb, course, result)
-    _run_nbgrader(_nbgrader_config(task, settings, course))
-    _collect(task, course, result)
+    return replace(result, problems=(*result.problems, *found))
 
 
 def _prepare_course(
-    task: Task, settings: Settings, nb: nbformat.NotebookNode, course: Path, result: dict[str, Any]
-) -> None:
-    """The scratch course: the submission (outputs cleared), its timestamp, the template gradebook."""
+    task: Task,
+    settings: Settings,
+    nb: nbformat.NotebookNode,
+    course: Path,
+    result: SubmissionResult,
+) -> SubmissionResult:
+    """The scratch course: the submission (outputs cleared), its timestamp, the template gradebook.
+
+    An unreadable timestamp is left out, and the result says so.
+    """
     for cell in nb.cells:
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
@@ -221,13 +234,12 @@ def _prepare_course(
         try:
             parse_utc(task.timestamp)
         except (ValueError, OverflowError):
-            result["timestamp"] = None
-            result["problems"].append(
-                {"kind": "bad-timestamp", "grade_id": "", "detail": "timestamp.txt is unreadable"}
-            )
+            unreadable = SubmissionProblem(ProblemKind.BAD_TIMESTAMP, "timestamp.txt is unreadable")
+            result = replace(result, timestamp=None, problems=(*result.problems, unreadable))
         else:
             (submitted / "timestamp.txt").write_text(task.timestamp)
     shutil.copyfile(settings.template_db, course / "gradebook.db")
+    return result
 
 
 def _nbgrader_config(task: Task, settings: Settings, course: Path) -> Config:
@@ -267,28 +279,34 @@ def _run_nbgrader(c: Config) -> None:
         LOG.removeHandler(collect)
 
 
-def _collect(task: Task, course: Path, result: dict[str, Any]) -> None:
+def _collect(task: Task, course: Path, result: SubmissionResult) -> SubmissionResult:
     """Scores from the scratch gradebook, findings and events from the executor's report."""
     autograded = course / "autograded" / SCRATCH_STUDENT / task.assignment
     report_path = autograded / f"{task.assignment}{REPORT_SUFFIX}"
-    report = json.loads(report_path.read_text()) if report_path.is_file() else {}
-    result["verdicts"] = report.get("verdicts", {})
-    result["events"] = report.get("events", [])
-    result["sandbox"] = report.get("sandbox", {})
-    for event in result["events"]:
-        if event["kind"] != "restarted":
-            result["problems"].append(
-                {"kind": event["kind"], "grade_id": event["grade_id"], "detail": event["detail"]}
-            )
-    db_url = sqlite_url(course / "gradebook.db")
-    result["grades"], result["comments"] = read_scores(db_url, task.assignment, SCRATCH_STUDENT)
-    result["autograded"] = str(autograded / f"{task.assignment}.ipynb")
+    report = ExecutionReport.read(report_path)
+    scores, comments = read_scores(
+        sqlite_url(course / "gradebook.db"), task.assignment, SCRATCH_STUDENT
+    )
+    parts = tuple(
+        PartResult(gid, score["auto_score"], float(score["max_score"]), report.verdicts.get(gid))
+        for gid, score in scores.items()
+    )
+    return replace(
+        result,
+        problems=(
+            *result.problems,
+            *(e.problem() for e in report.events if e.kind is not ProblemKind.RESTARTED),
+        ),
+        parts=parts,
+        comments=comments,
+        events=report.events,
+        sandbox=report.sandbox,
+        autograded=str(autograded / f"{task.assignment}.ipynb"),
+    )
 
 
-def _zero_grades(release: list[CellInfo]) -> dict[str, dict[str, Any]]:
+def _zero_parts(release: list[CellInfo]) -> tuple[PartResult, ...]:
     """Every grade cell at zero, as nbgrader scores a missing notebook."""
-    return {
-        c["grade_id"]: {"auto_score": 0.0, "max_score": float(c["points"] or 0)}
-        for c in release
-        if c["grade"]
-    }
+    return tuple(
+        PartResult(c["grade_id"], 0.0, float(c["points"] or 0)) for c in release if c["grade"]
+    )

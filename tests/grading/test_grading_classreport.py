@@ -30,6 +30,15 @@ from roofline_grader.classreport import (
     summarize,
     text_lines,
 )
+from roofline_grader.results import (
+    Event,
+    PartResult,
+    ProblemKind,
+    Status,
+    SubmissionProblem,
+    SubmissionResult,
+    Verdict,
+)
 
 from .conftest import GradedRun
 from .grading_cases import FULL, model_answers
@@ -138,34 +147,32 @@ def _answers_with(cell: str, old: str, new: str) -> dict[str, str]:
     return answers
 
 
-def _graded(student: str, answers: dict[str, str], events: list | None = None) -> dict[str, Any]:
+def _graded(
+    student: str, answers: dict[str, str], events: tuple[Event, ...] = ()
+) -> SubmissionResult:
     """A worker result for Problem 1, with the hidden checks' real findings on these answers."""
     ns = namespace("problem1", **answers)
-    verdicts, grades = {}, {}
+    parts = []
     for _, gid, points in P1:
-        if events and any(e["grade_id"] == gid for e in events):
-            grades[gid] = {"auto_score": 0.0, "max_score": points}
+        if any(e.grade_id == gid for e in events):
+            parts.append(PartResult(gid, 0.0, points))
             continue
-        findings = judge(gid, ns)
+        findings = tuple(judge(gid, ns))
         passed = all(f.passed for f in findings)
-        verdicts[gid] = {"passed": passed, "findings": [f.to_json() for f in findings]}
-        grades[gid] = {"auto_score": points if passed else 0.0, "max_score": points}
-    return {
-        "student": student,
-        "assignment": "problem1",
-        "status": "graded",
-        "problems": [],
-        "events": events or [],
-        "grades": grades,
-        "verdicts": verdicts,
-    }
+        parts.append(PartResult(gid, points if passed else 0.0, points, Verdict(passed, findings)))
+    return SubmissionResult(
+        f"{student}-problem1", student, "problem1", "sha", Status.GRADED, parts=tuple(parts),
+        events=events,
+    )  # fmt: skip
 
 
-def _ungraded(student: str, status: str, detail: str) -> dict[str, Any]:
-    zero = {gid: {"auto_score": 0.0, "max_score": points} for _, gid, points in P1}
-    problems = [{"kind": "x", "grade_id": "", "detail": detail}]
-    return {"student": student, "assignment": "problem1", "status": status, "grades": zero,
-            "problems": problems, "verdicts": {}, "events": []}  # fmt: skip
+def _ungraded(student: str, status: Status, kind: ProblemKind, detail: str) -> SubmissionResult:
+    zero = tuple(PartResult(gid, 0.0, points) for _, gid, points in P1)
+    problems = (SubmissionProblem(kind, detail),)
+    return SubmissionResult(
+        f"{student}-problem1", student, "problem1", "missing", status, problems=problems,
+        parts=zero,
+    )  # fmt: skip
 
 
 HOSTILE = '<img src=x onerror="alert(1)">'
@@ -180,8 +187,8 @@ def summary() -> ClassSummary:
         _graded("cat", bf16),
         # bits for bytes: 8 × the bytes loaded (no known mistake has that factor)
         _graded("dan", _answers_with("p1a-answer", "return B * D + D * F", "return 8 * (B * D + D * F)")),
-        _ungraded("eve", "missing", "no notebook was submitted for problem1"),
-        _ungraded("fay", "unreadable", "the notebook is not valid JSON"),
+        _ungraded("eve", Status.MISSING, ProblemKind.MISSING_NOTEBOOK, "no notebook was submitted"),
+        _ungraded("fay", Status.UNREADABLE, ProblemKind.INVALID_JSON, "the notebook is not valid JSON"),
         # T_comms with two bytes an element: ×2, the factor of (d)'s known mistake on T_math
         _graded(
             HOSTILE,
@@ -194,7 +201,7 @@ def summary() -> ClassSummary:
         _graded(
             "gus",
             _answers_with("p1b-answer", "return 2 * B * D * F", "raise NotImplementedError"),
-            events=[{"kind": "not-run", "grade_id": "p1e_bounds", "detail": "out of time <b>"}],
+            events=(Event(9, "p1e_bounds", ProblemKind.NOT_RUN, "out of time <b>"),),
         ),
     ]  # fmt: skip
     students = ["ann", "bob", "cat", "dan", "eve", "fay", HOSTILE, "gus"]
@@ -249,10 +256,12 @@ def test_nothing_wrong_is_nothing_reported(summary: ClassSummary) -> None:
 
 
 def test_findings_of_older_journals_are_diagnosed_by_their_hints() -> None:
-    result = _graded("bob", BY_KEY["p1a-bf16"].answers())
-    for verdict in result["verdicts"].values():
+    record = _graded("bob", BY_KEY["p1a-bf16"].answers()).to_json()
+    for verdict in record["verdicts"].values():
         for finding in verdict["findings"]:
             finding.pop("cause", None), finding.pop("ratio", None)
+    result = SubmissionResult.from_json(record)  # as the journal of an older run reads back
+    assert all(f.cause is None for p in result.parts if p.verdict for f in p.verdict.findings)
     part = summarize([result], ["bob"], P1).part("p1a_bytes")
     assert [c.kind for c in part.mistakes] == [Kind.MISCONCEPTION, Kind.MISCONCEPTION]
 

@@ -9,6 +9,7 @@ import pytest
 
 from roofline_grader.intake import IntakeError, discover, normalize
 from roofline_grader.progress import Progress, Tally, format_duration
+from roofline_grader.results import ProblemKind, Status, SubmissionProblem, SubmissionResult
 
 ASSIGNMENTS = ("problem1", "problem2")
 
@@ -38,13 +39,16 @@ def test_nbgrader_layout_and_the_names_students_get_wrong(tmp_path: Path) -> Non
     ann1, ann2 = tasks[("ann", "problem1")], tasks[("ann", "problem2")]
     assert ann1.problems == () and ann1.timestamp == "2026-01-05 10:00:00.000000 UTC"
     assert ann2.notebook.endswith("Untitled.ipynb")
-    assert [k for k, _ in ann2.problems] == ["misnamed-folder", "misnamed-notebook"]
+    assert [p.kind for p in ann2.problems] == [
+        ProblemKind.MISNAMED_FOLDER,
+        ProblemKind.MISNAMED_NOTEBOOK,
+    ]
     bob1 = tasks[("bob", "problem1")]
     assert (
         bob1.notebook.endswith("problem1-Copy1.ipynb")
-        and "of problem1-Copy1.ipynb, scratch.ipynb" in bob1.problems[0][1]
+        and "of problem1-Copy1.ipynb, scratch.ipynb" in bob1.problems[0].detail
     )
-    assert tasks[("bob", "problem2")].problems[0][0] == "misplaced-notebook"
+    assert tasks[("bob", "problem2")].problems[0].kind is ProblemKind.MISPLACED_NOTEBOOK
     assert (
         tasks[("cyd", "problem1")].notebook is None
         and tasks[("cyd", "problem1")].fingerprint == "missing"
@@ -84,14 +88,19 @@ def test_names_compare_without_case_or_punctuation() -> None:
 
 def test_progress_counts_as_the_report_does(tmp_path: Path) -> None:
     out = (tmp_path / "log").open("w+")
-    missing = {"problems": [{"kind": "missing-notebook", "detail": ""}]}
-    odd = {"problems": [{"kind": "misnamed-notebook", "detail": ""}]}
-    progress = Progress(4, already=Tally().add({"problems": []}), stream=out)
+
+    def result(status: Status, *kinds: ProblemKind) -> SubmissionResult:
+        problems = tuple(SubmissionProblem(k, "") for k in kinds)
+        return SubmissionResult("k", "ann", "problem1", "sha", status, problems=problems)
+
+    missing = result(Status.MISSING, ProblemKind.MISSING_NOTEBOOK)
+    odd = result(Status.GRADED, ProblemKind.MISNAMED_NOTEBOOK)
+    progress = Progress(4, already=Tally().add(result(Status.GRADED)), stream=out)
     progress.advance(odd)
     line = progress.line()
     assert line.startswith("grading [") and "2/4, 1 with problems, ETA" in line
     progress.advance(missing)
-    progress.advance({"problems": []}, awaiting=["p4c_why"])
+    progress.advance(result(Status.GRADED), awaiting=["p4c_why"])
     assert "4/4, 1 with problems, 1 missing, 1 part to grade by hand, done" in progress.line()
     final = Tally(4, 1, 1, {"p4c_why": 2})
     progress.finish(final)
@@ -134,8 +143,8 @@ def test_a_symlinked_notebook_or_folder_is_reported_and_not_followed(tmp_path: P
     for student, assignment in (("bob", "problem1"), ("cyd", "problem1"), ("dan", "problem2")):
         task = tasks[(student, assignment)]
         assert task.notebook is None, (student, task)
-        assert [kind for kind, _ in task.problems] == ["symlink"]
-        assert "not followed" in task.problems[0][1]
+        assert [p.kind for p in task.problems] == [ProblemKind.SYMLINK]
+        assert "not followed" in task.problems[0].detail
     assert tasks[("ann", "problem1")].notebook == str(honest)
 
 

@@ -23,6 +23,7 @@ from roofline_grader.lms import (
     problem_of,
     safe_student_id,
 )
+from roofline_grader.results import ProblemKind
 from roofline_grader.roster import RosterError, read_roster
 
 CANVAS_COLUMNS = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
@@ -246,7 +247,7 @@ def test_problem_option_and_a_folder_of_downloads(tmp_path: Path) -> None:
     intake = discover(single, ASSIGNMENTS, tmp_path / "x", problem="problem5")
     tasks = by_task(intake)
     assert {a for _, a in tasks} == {"problem5"}
-    assert tasks[("23456", "problem5")].problems[0][0] == "misnamed-notebook"
+    assert tasks[("23456", "problem5")].problems[0].kind is ProblemKind.MISNAMED_NOTEBOOK
     with pytest.raises(IntakeError, match="--problem 'problem9' is not one of problem1"):
         discover(single, ASSIGNMENTS, tmp_path / "x", problem="problem9")
 
