@@ -11,6 +11,8 @@ The hidden tests
 * :mod:`~roofline_grader.execute` — ``SealedExecute``, nbgrader's executor with the verdicts
   computed outside the student's kernel, per-cell timeouts, recovery from a dead or stuck kernel,
   capped output;
+* :mod:`~roofline_grader.nbclient_adapter` — the few private calls into nbclient and nbconvert
+  the executor needs, in one place, pinned to their versions;
 * :mod:`~roofline_grader.sandbox`, :mod:`~roofline_grader.cgroups` and
   :mod:`~roofline_grader.warm` — each kernel's bubblewrap sandbox, its limits as a whole (cgroups
   where the host delegates them), and a kernel booted one notebook ahead;
@@ -26,9 +28,11 @@ The course
 A grading run (``roofline-grade``, :mod:`~roofline_grader.cli`)
 
 * :mod:`~roofline_grader.intake` finds the submissions; :mod:`~roofline_grader.runner` drives the
-  run; :mod:`~roofline_grader.pool` and :mod:`~roofline_grader.worker` grade each submission in
-  its own scratch course; :mod:`~roofline_grader.gradebook` merges results into the master
-  gradebook; :mod:`~roofline_grader.journal` makes reruns resume; :mod:`~roofline_grader.progress`,
+  run; :mod:`~roofline_grader.schedule` orders it, the longest expected work first;
+  :mod:`~roofline_grader.pool` and :mod:`~roofline_grader.worker` grade each submission in its
+  own scratch course, and :mod:`~roofline_grader.results` is what each one found, typed;
+  :mod:`~roofline_grader.gradebook` merges results into the master gradebook;
+  :mod:`~roofline_grader.journal` makes reruns resume; :mod:`~roofline_grader.progress`,
   :mod:`~roofline_grader.report` and :mod:`~roofline_grader.feedback` write what people read.
 
 Student-facing code (roofline_lib) never imports this package.
