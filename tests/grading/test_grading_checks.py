@@ -53,7 +53,9 @@ def test_model_answers_pass_every_hidden_check(grade_id: str, seed: str) -> None
 
 
 def test_every_problem_has_its_parts_in_order() -> None:
-    assert list(PROBLEMS) == [f"problem{i}" for i in range(1, 7)]
+    # numbered from 1 without gaps, in numeric order, one per solution notebook
+    assert list(PROBLEMS) == [f"problem{i}" for i in range(1, len(PROBLEMS) + 1)]
+    assert set(PROBLEMS) == {p.name for p in (ROOT / "solutions").glob("problem*")}
     for problem, parts in PROBLEMS.items():
         assert [p.letter for p in parts] == list("abcde"[: len(parts)]), problem
     assert [gid for gid, p in PARTS.items() if p.manual] == ["p4c_why"]

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from roofline_grader.checks import PROBLEMS
 from roofline_grader.exports import canvas_rows, moodle_rows
 from roofline_grader.intake import IntakeError, NothingToGradeError, Why, discover
 from roofline_grader.lms import (
@@ -27,7 +28,7 @@ from roofline_grader.results import ProblemKind
 from roofline_grader.roster import RosterError, read_roster
 
 CANVAS_COLUMNS = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
-ASSIGNMENTS = tuple(f"problem{i}" for i in range(1, 7))
+ASSIGNMENTS = tuple(PROBLEMS)  # the course's problems, from the checks registry
 
 
 def touch(path: Path, text: str = "{}", mtime: float | None = None) -> Path:
