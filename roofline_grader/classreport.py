@@ -40,6 +40,7 @@ from enum import Enum
 from pathlib import Path
 from urllib.parse import quote
 
+from roofline_lib.mistakes import describe_factor, format_factor
 from roofline_lib.palette import OKABE_ITO
 
 from .checks import PARTS
@@ -397,62 +398,8 @@ def _place(
 # Factors in words
 # ----------------------------------------------------------------------------------------------
 
-_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-PREFIXES = {3: "kilo", 6: "mega", 9: "giga", 12: "tera", 15: "peta", 18: "exa"}
-"""SI prefixes by power of ten (BIPM, The International System of Units, 9th ed., table 7)."""
-
-
-def _whole(x: float, rtol: float = 1e-6) -> int | None:
-    n = round(x)
-    return n if n >= 1 and math.isclose(x, n, rel_tol=rtol) else None
-
-
-def _power_of_ten(x: float) -> int | None:
-    k = round(math.log10(x))
-    return k if k != 0 and math.isclose(x, 10.0**k, rel_tol=1e-6) else None
-
-
-def format_factor(ratio: float) -> str:
-    """A factor as an instructor reads it: '×2', '×1/2', '×10¹²', '×10⁻⁹', '×0.37', '×−1'."""
-    if ratio == 0:
-        return "×0"
-    sign, size = ("−" if ratio < 0 else ""), abs(ratio)
-    if (k := _power_of_ten(size)) is not None and abs(k) >= 3:
-        return f"×{sign}10{str(k).translate(_SUPERSCRIPT)}"
-    if size >= 1 and (n := _whole(size)) is not None:
-        return f"×{sign}{n}"
-    if size < 1 and (n := _whole(1 / size)) is not None:
-        return f"×{sign}1/{n}"
-    return f"×{sign}{size:.3g}"
-
-
-def describe_factor(ratio: float) -> str:
-    """What answers off from the reference by one constant factor most likely mean, in words:
-    'answers ×2 the reference: a factor of two dropped or doubled'."""
-    head = f"answers {format_factor(ratio)} the reference"
-    if ratio == 0:
-        return f"{head}: zero where the reference is not"
-    size = abs(ratio)
-    sign = ", with the sign flipped" if ratio < 0 else ""
-    big = size if size >= 1 else 1 / size
-    way = "too large" if size > 1 else "too small"
-    if (k := _power_of_ten(size)) is not None and abs(k) % 3 == 0 and abs(k) in PREFIXES:
-        words = f"a unit prefix off ({PREFIXES[abs(k)]}, 10^{abs(k)}), {way}"
-    elif (k := _power_of_ten(size)) is not None:
-        words = f"a power of ten off (10^{k})"
-    elif _whole(big) == 2:
-        words = "a factor of two dropped or doubled"
-    elif _whole(big) == 8:
-        words = f"bits and bytes mixed up (8 bits to a byte), {way}"
-    elif any(math.isclose(big, 1.024**j, rel_tol=1e-6) for j in range(1, 7)):
-        words = "binary and decimal prefixes mixed up (1024 against 1000)"
-    elif (n := _whole(big)) is not None:
-        words = f"a factor of {n} {way}"
-    elif ratio < 0 and math.isclose(size, 1.0, rel_tol=1e-6):
-        return f"{head}: the sign flipped"
-    else:
-        words = "off by one constant factor"
-    return f"{head}: {words}{sign}"
+# The factors and their words are the catalogue of mistakes the book's questions share too:
+# roofline_lib.mistakes (format_factor, describe_factor, imported above).
 
 
 # ----------------------------------------------------------------------------------------------
