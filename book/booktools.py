@@ -9,6 +9,10 @@
   ``:format: myst``; ``markdown_table`` and ``cite`` build it.
 * ``show`` displays a Figure returned by roofline_lib.plots (they are not pyplot figures).
 * ``set_style`` applies the house matplotlib style once per page.
+* ``question`` makes a "predict, then check" answer box (an input, a Check button, a message
+  area) for ``{glue:} name`` inside a sphinx-exercise ``exercise``: the library's answer, the
+  tolerance, the known mistakes (roofline_lib.mistakes) and every message ride in ``data-*``
+  attributes, and book/_ext/static/predict.js only compares numbers.
 
 Figures are rendered to SVG here, explicitly: the book builds with ``MPLBACKEND=Agg``, under which
 IPython would otherwise show a Figure as its text repr and the page would silently lose it. Before
@@ -19,17 +23,21 @@ the picture to the screen), and titles too long for the figure are wrapped onto 
 
 from __future__ import annotations
 
+import html
 import io
+import json
+import re
 from collections.abc import Sequence
 
 import matplotlib as mpl
-from IPython.display import SVG, Markdown, display
+from IPython.display import HTML, SVG, Markdown, display
 from matplotlib.figure import Figure
 from myst_nb import glue
 
 from roofline_lib import plots
 from roofline_lib.fmt import format_number, format_percent, format_quantity
 from roofline_lib.hardware import Citation
+from roofline_lib.mistakes import Mistake, known_mistakes
 
 STYLE = {
     "figure.dpi": 110,
@@ -182,3 +190,57 @@ def cite(citation: Citation | None, text: str | None = None, quote: bool = False
         tooltip = citation.quote.replace("\\", "\\\\").replace('"', '\\"')
         return f'[{label}]({citation.url} "{tooltip}")'
     return f"[{label}]({citation.url})"
+
+
+QUESTION_MESSAGES = {
+    "empty": "Type a number first.",
+    "text": "That is not a number: write it like 1e12, 0.0012 or 1,000.",
+    "negative": "The answer is a positive quantity, so a negative number cannot be it.",
+    "zero": "The answer is a positive quantity, so zero cannot be it.",
+    "overflow": "That number is too large to be a number at all (it overflows): check the exponent.",
+    "right": "Right: within {tolerance} of the library's value. Open the solution to compare.",
+    "wrong": "Not within {tolerance} of the answer. Try again, or open the solution.",
+}
+"""What an answer box says, by case; ``{tolerance}`` becomes the stated tolerance ("1%")."""
+
+
+def question(
+    name: str,
+    answer: float,
+    unit: str = "",
+    rtol: float = 0.01,
+    mistakes: Sequence[Mistake] = (),
+) -> HTML:
+    """Glue under ``name`` (for ``{glue:} name``) and return a "predict, then check" answer box.
+
+    ``answer`` is the library's value in ``unit``; a reader's number within ``rtol`` of it
+    (``|x − answer| ≤ rtol·answer``) gets a tick. A number within ``rtol`` of one of the question's
+    ``mistakes`` (computed with the library), or of a generic factor of
+    :func:`roofline_lib.mistakes.known_mistakes`, gets that mistake's hint instead. The reader may
+    add the unit with an SI prefix ("1.1 ms" for unit "s")."""
+    if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
+        raise ValueError(f"name must be a lower-case identifier, got {name!r}")
+    catalogue = known_mistakes(answer, mistakes, rtol)
+    tolerance = f"{100 * rtol:g}%"
+    messages = {k: v.format(tolerance=tolerance) for k, v in QUESTION_MESSAGES.items()}
+    data = {
+        "answer": repr(float(answer)),
+        "rtol": repr(float(rtol)),
+        "unit": unit,
+        "mistakes": json.dumps([{"value": m.value, "hint": m.hint} for m in catalogue]),
+        "messages": json.dumps(messages),
+    }
+    attributes = " ".join(f'data-{k}="{html.escape(v, quote=True)}"' for k, v in data.items())
+    ident = f"predict-{name.replace('_', '-')}"
+    in_unit = f" ({html.escape(unit)})" if unit else ""
+    box = (
+        f'<div class="predict" {attributes}>'
+        f'<label for="{ident}">Your answer{in_unit}, checked to within {tolerance}:</label> '
+        f'<span class="predict-row"><input id="{ident}" type="text" inputmode="decimal" '
+        'autocomplete="off" spellcheck="false"> '
+        '<button type="button" class="predict-check">Check</button></span>'
+        '<p class="predict-message" role="status" aria-live="polite"></p></div>'
+    )
+    shown = HTML(box)
+    glue(name, shown, display=False)
+    return shown

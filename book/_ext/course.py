@@ -21,6 +21,17 @@ figure (title "Erratum", or "Erratum: <argument>")::
     The chapter's 298 is 1e15 / 3.35e12; with the dense 989.5 TFLOP/s it is {glue:text}`h100_ci`.
     :::
 
+"Predict, then check": the extension loads sphinx-exercise (``exercise`` and ``solution``
+directives) and ``static/predict.js``, which checks the answer boxes that ``booktools.question``
+glues into the exercises (see its docstring).
+
+Take the page home: each page's executed notebook (myst-nb writes it to the build's
+``jupyter_execute/``) is copied to ``_sources/<page>.ipynb`` beside the page's source, and the
+theme's download menu offers it as ``.ipynb`` (sphinx-book-theme shows that entry when the page
+context names an ``ipynb_source``). The Python modules beside a page's source (book/booktools.py,
+which every page imports) are copied with it and offered in the menu too, so the notebook runs
+where it is saved, given roofline_lib and the course's packages.
+
 It also fixes what a strict browser test finds in a stock Jupyter Book 1 page:
 
 * ``static/course.css`` (the boxes' colours) is added to every page;
@@ -36,6 +47,7 @@ It also fixes what a strict browser test finds in a stock Jupyter Book 1 page:
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from docutils import nodes
@@ -125,12 +137,68 @@ def _drop_duplicate_scripts(
         context["script_files"][:] = unique
 
 
+JUPYTER_EXECUTE = "jupyter_execute"
+"""Where myst-nb writes executed notebooks, beside the HTML output (myst_nb.sphinx_ext)."""
+
+
+def _page_source(app: Sphinx, pagename: str) -> Path | None:
+    if pagename not in app.env.found_docs:
+        return None
+    return Path(app.env.doc2path(pagename))
+
+
+def _offer_notebook(
+    app: Sphinx, pagename: str, templatename: str, context: dict, doctree: object
+) -> None:
+    """Copy the page's executed notebook (and the modules beside its source) into ``_sources``
+    and name it in the page context, so the theme's download menu offers it."""
+    executed = Path(app.outdir).parent / JUPYTER_EXECUTE / f"{pagename}.ipynb"
+    source = _page_source(app, pagename)
+    if app.builder.format != "html" or not executed.is_file() or source is None:
+        return
+    target = Path(app.outdir) / "_sources" / f"{pagename}.ipynb"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(executed, target)
+    context["ipynb_source"] = f"{pagename}.ipynb"
+    context["course_notebook_modules"] = []
+    for module in sorted(source.parent.glob("*.py")):
+        shutil.copyfile(module, target.parent / module.name)
+        context["course_notebook_modules"].append(str(Path(pagename).parent / module.name))
+
+
+def _offer_modules(
+    app: Sphinx, pagename: str, templatename: str, context: dict, doctree: object
+) -> None:
+    """Add the modules the notebook imports to the theme's download menu, after ``.ipynb``."""
+    modules = context.get("course_notebook_modules") or []
+    pathto = context.get("pathto")
+    for group in context.get("header_buttons", []):
+        if group.get("label") != "download-buttons" or pathto is None:
+            continue
+        for module in modules:
+            group["buttons"].insert(
+                1,
+                {
+                    "type": "link",
+                    "url": f"{pathto('_sources', 1)}/{module}",
+                    "text": Path(module).name,
+                    "tooltip": "Download the helpers the notebook imports (save beside it)",
+                    "icon": "fas fa-file-code",
+                    "label": "download-notebook-modules-button",
+                },
+            )
+
+
 def setup(app: Sphinx) -> dict[str, object]:
+    app.setup_extension("sphinx_exercise")
     app.add_config_value("course_show_solutions", True, "env", types=[bool])
     app.add_directive("worked-solution", WorkedSolution)
     app.add_directive("takeaway", Takeaway)
     app.add_directive("erratum", Erratum)
     app.connect("config-inited", _configure)
     app.connect("html-page-context", _drop_duplicate_scripts, priority=900)
+    app.connect("html-page-context", _offer_notebook, priority=400)
+    app.connect("html-page-context", _offer_modules, priority=600)
     app.add_css_file("course.css")
+    app.add_js_file("predict.js")
     return {"version": "1.1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,65 @@
+"""Take the page home (issue 12): every page's download menu offers its executed notebook
+(``.ipynb``), and the helpers it imports (booktools.py); the notebook is valid nbformat v4, holds
+its outputs, and runs again from a fresh folder where the reader saved the two files, with
+roofline_lib importable (book/_ext/course.py copies them; myst-nb executed them)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import nbformat
+import pytest
+from bs4 import BeautifulSoup
+from nbclient import NotebookClient
+
+from tests.book.site import ROOT, book_env, toc_pages
+
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("book")]
+
+NOTEBOOK_TIMEOUT_S = 300
+
+
+def _downloads(html: Path, page: str) -> dict[str, Path]:
+    """The page's download links to files under _sources, by their text (".ipynb", ...)."""
+    soup = BeautifulSoup((html / f"{page}.html").read_text(encoding="utf-8"), "html.parser")
+    links = {}
+    for link in soup.select("a.dropdown-item[href*='_sources/']"):
+        target = (html / page).parent / link["href"]
+        links[link.get_text(strip=True)] = target.resolve()
+    return links
+
+
+@pytest.mark.parametrize("page", toc_pages())
+def test_every_page_offers_its_executed_notebook(html: Path, page: str) -> None:
+    links = _downloads(html, page)
+    assert ".ipynb" in links, f"{page}: no .ipynb in the download menu: {sorted(links)}"
+    assert "booktools.py" in links, f"{page}: the helpers the notebook imports are not offered"
+    notebook = nbformat.read(links[".ipynb"], as_version=4)
+    nbformat.validate(notebook)
+    assert notebook.nbformat == 4
+    code = [c for c in notebook.cells if c.cell_type == "code"]
+    assert code and all(c.execution_count for c in code), f"{page}: the notebook was not executed"
+    assert links["booktools.py"].read_bytes() == (ROOT / "book" / "booktools.py").read_bytes()
+
+
+@pytest.mark.parametrize("page", toc_pages())
+def test_the_downloaded_notebook_runs_where_it_is_saved(
+    html: Path, page: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    links = _downloads(html, page)
+    for name in (".ipynb", "booktools.py"):
+        shutil.copy(links[name], tmp_path / links[name].name)
+    env = book_env()  # roofline_lib importable (PYTHONPATH), MPLBACKEND=Agg, the venv's kernel
+    for key in ("PYTHONPATH", "MPLBACKEND", "PATH"):
+        monkeypatch.setenv(key, env[key])
+    notebook = nbformat.read(tmp_path / links[".ipynb"].name, as_version=4)
+    client = NotebookClient(
+        notebook,
+        timeout=NOTEBOOK_TIMEOUT_S,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(tmp_path)}},
+    )
+    client.execute()  # raises CellExecutionError on the first failing cell
+    assert os.listdir(tmp_path)
