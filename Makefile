@@ -103,7 +103,7 @@ feedback: $(STAMP) sandbox
 formgrader: setup
 	$(BIN)/python -m roofline_grader.formgrader $(if $(OUT),--workspace "$(OUT)")
 
-bench: $(STAMP) sandbox
+bench: $(STAMP) sandbox book
 	$(BIN)/python -m tools.bench
 
 measure: $(STAMP)

@@ -4,6 +4,7 @@
 * a class of 300 synthetic students in one run: time, throughput, and whether report.html finds the
   mistakes planted (tools/bench_class.py)
 * measurement: achieved vs theoretical peak, careful vs naive timing (tools/bench_measure.py)
+* page weight: the bytes of JS + CSS each page of the built book loads (tools/bench_page_weight.py)
 """
 
 from __future__ import annotations
@@ -11,7 +12,12 @@ from __future__ import annotations
 import importlib
 import sys
 
-BENCHMARKS = ("tools.bench_grading", "tools.bench_class", "tools.bench_measure")
+BENCHMARKS = (
+    "tools.bench_grading",
+    "tools.bench_class",
+    "tools.bench_measure",
+    "tools.bench_page_weight",
+)
 
 
 def main() -> int:

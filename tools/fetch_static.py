@@ -1,9 +1,10 @@
 """Fetch the book's JavaScript from the npm registry so that pages display with no network.
 
-The rendered book needs MathJax (typesetting), require.js and the Jupyter widget manager (the
-explorer's snapshot). Sphinx and myst-nb load them from CDNs by default; this script downloads
-pinned releases once, at set-up, into ``book/_static/vendor/``, and ``_config.yml`` points at
-those copies. Each tarball's SHA-512 is checked against the registry's published integrity.
+The rendered book needs MathJax (typesetting), require.js and the Jupyter widget manager (widget
+state embedded in a page), and uPlot (the live explorer's chart). Sphinx and myst-nb load them
+from CDNs by default; this script downloads pinned releases once, at set-up, into
+``book/_static/vendor/``, and ``_config.yml`` and ``book/_ext`` point at those copies. Each
+tarball's SHA-512 is checked against the registry's published integrity.
 
 Usage: python tools/fetch_static.py book/_static/vendor
 """
@@ -27,6 +28,15 @@ PACKAGES = (
     ("mathjax", "3.2.2", {"package/es5/": "mathjax/"}),
     ("requirejs", "2.3.7", {"package/require.js": "require.js"}),
     ("@jupyter-widgets/html-manager", "1.0.15", {"package/dist/": "html-manager/"}),
+    # the live explorer's chart (book/_ext/live_explorer.py): ~50 KB, canvas, log axes
+    (
+        "uplot",
+        "1.6.32",
+        {
+            "package/dist/uPlot.iife.min.js": "uplot/uPlot.iife.min.js",
+            "package/dist/uPlot.min.css": "uplot/uPlot.min.css",
+        },
+    ),
 )
 
 

@@ -79,6 +79,7 @@ async () => {
     rawMath: raw,
     widgetViews: document.querySelectorAll(
         'script[type="application/vnd.jupyter.widget-view+json"]').length,
+    liveExplorers: document.querySelectorAll('.live-explorer canvas').length,
     links: Array.from(document.querySelectorAll('a[href]')).map(a => a.href),
   };
 }

@@ -1,5 +1,5 @@
 """Every page, opened in headless Chromium, displays completely: no console errors, every image
-loaded, math typeset, the explorer's snapshot rendered, every internal link resolving, and no
+loaded, math typeset, the live explorer rendered, every internal link resolving, and no
 request leaving localhost. Screenshots of every page (desktop and phone width) land in
 _build/screenshots/. The home page and the explorer's page are also opened from the file system
 (file://), as a reader who opens _build/html/index.html does."""
@@ -59,15 +59,11 @@ def test_math_is_typeset(site: SiteReport) -> None:
             assert page.facts["typeset"] >= page.facts["maths"], f"{page.page}: math not rendered"
 
 
-def test_explorer_snapshot_renders_from_embedded_state(site: SiteReport) -> None:
+def test_explorer_page_shows_the_live_explorer_and_no_dead_widget(site: SiteReport) -> None:
+    # the live explorer itself is tested in test_book_live_explorer.py
     (page,) = [p for p in site.pages if p.page == EXPLORER_PAGE]
-    assert page.facts["widgetViews"] >= 1, "the explorer page embeds no widget view"
-    widget = page.widget
-    assert widget.get("explorer"), f"the explorer's widget did not render: {widget}"
-    assert widget["dropdowns"] == 3, f"expected chip, number-format and operation menus: {widget}"
-    assert widget["sliders"] >= 3, f"expected the B, D and F sliders: {widget}"
-    assert widget["chartWidth"] > 0, "the explorer's chart image did not load"
-    assert "memory-bound" in widget["readout"], f"unexpected readout: {widget['readout']!r}"
+    assert not page.facts["widgetViews"], "the explorer page still embeds a widget snapshot"
+    assert page.facts["liveExplorers"] >= 1, "the live explorer did not render"
 
 
 def test_every_internal_link_resolves(site: SiteReport) -> None:
@@ -111,4 +107,4 @@ def test_pages_display_when_opened_from_the_file_system(html: Path) -> None:
         assert not report.facts["brokenImages"], f"{report.page} (file://): images did not load"
         assert not report.facts["untypeset"], f"{report.page} (file://): math not typeset"
         if report.page == EXPLORER_PAGE:
-            assert report.widget.get("explorer"), "the explorer did not render from file://"
+            assert report.facts["liveExplorers"], "the explorer did not render from file://"

@@ -6,8 +6,9 @@ Two layers:
   order, as exactly the value its executed notebook glued (nothing unresolved, nothing lost);
 * for the pages of this part of the book, the key numbers are recomputed independently in
   :mod:`tests.book.expected` and compared with the text of the built HTML, together with the
-  generated tables (the critical-intensity table against the whole catalog) and the explorer's
-  embedded snapshot. A page that drifts from the library, or a stale execution cache, fails here.
+  generated tables (the critical-intensity table against the whole catalog). (The live
+  explorer's numbers are held to the library by test_book_live_explorer.py.) A page that drifts
+  from the library, or a stale execution cache, fails here.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ import pytest
 from bs4 import BeautifulSoup
 
 import roofline_lib as rl
-from roofline_lib.explorer import evaluate, readout_html
 from tests.book.expected import ERRATA, EXPECTED
 from tests.book.site import BookBuild, page_glue_references, toc_pages
 
@@ -160,19 +160,3 @@ def test_collectives_table(html: Path) -> None:
                 h100.peak(), h100.bandwidth("nvlink4"), "bf16", chips, collective
             )
             assert cell.get_text(strip=True).endswith(f"≥ {rl.format_number(shard, 4)}")
-
-
-def test_explorer_snapshot_shows_library_values(html: Path) -> None:
-    soup = _soup(html / "book/03_roofline_chart.html")
-    script = soup.find("script", type="application/vnd.jupyter.widget-state+json")
-    assert script is not None, "the explorer page embeds no widget state"
-    models = json.loads(script.string)["state"].values()
-    readouts = [
-        m["state"]["value"]
-        for m in models
-        if m.get("model_name") == "HTMLModel" and "explorer-readout" in m["state"].get("value", "")
-    ]
-    expected = readout_html(evaluate("TPU v5e", "bf16", "matmul", B=128, D=8192, F=8192))
-    assert readouts == [expected]
-    images = [m for m in models if m.get("model_name") == "ImageModel"]
-    assert images, "the snapshot's chart is not in the embedded state"

@@ -1,0 +1,230 @@
+"""What the book's live (client-side) explorer needs from the library, as one JSON-ready dict.
+
+The static book cannot run Python, so its explorer (``book/_ext/live_explorer.py`` and
+``roofline-explorer.js``) works from data exported here at build time: every catalog chip with
+its dense peaks per dtype, its bandwidth per memory level and per link (one-way, per chip), each
+figure's citation; the bytes per element of every dtype; the matmul dtype presets; the
+operations; and the sliders' ranges. Nothing is copied: each value is read from the module that
+owns it (:mod:`~roofline_lib.hardware`, :mod:`~roofline_lib.dtypes`, :mod:`~roofline_lib.costs`,
+:mod:`~roofline_lib.sharding`, :mod:`~roofline_lib.explorer`).
+
+The JavaScript writes the cost formulas a second time; :func:`reference` is the library's answer
+for one of its configurations, and the book's browser test holds the two to a relative 1e-12.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .attention import flash_attention, standard_attention
+from .costs import (
+    ELEMENTWISE_FLOPS_PER_ELEMENT,
+    PRESETS,
+    Cost,
+    MatmulDtypes,
+    batched_matmul,
+    dot_product,
+    elementwise,
+    matmul,
+    matmul_dtypes,
+)
+from .dtypes import BYTES_PER_ELEMENT
+from .explorer import INTENSITY_RANGE, NUMBER_FORMATS, SHARDS, SLIDER_EXPONENTS, VECTOR_NOTE
+from .hardware import CATALOG, Chip, Citation, get_chip
+from .roofline import RooflineEstimate, analyze
+from .sharding import COLLECTIVES, DEFAULT_COLLECTIVE, ShardedMatmulCost, sharded_matmul
+
+LIVE_SLIDER_EXPONENTS: dict[str, tuple[float, float, float]] = {
+    **SLIDER_EXPONENTS,
+    "k": (0, 7, 1),
+    "H": (0, 8, 1),
+    "S": (7, 20, 1),
+    "d": (5, 9, 1),
+    "M": (4, 12, 1),
+    "N": (0, 6, 1),
+}
+"""Each slider's range as powers of two (min, max, step): B, D, F as in the JupyterLab explorer
+(:data:`roofline_lib.explorer.SLIDER_EXPONENTS`); k FLOPs per element 1–128; H heads 1–256;
+sequence length S 128–2²⁰; head dimension d 32–512; flash tile M 16–4,096 rows; N chips 1–64
+(at most the smallest D, so that D always splits evenly)."""
+
+SLIDER_LABELS: dict[str, str] = {
+    "B": "B, tokens",
+    "D": "D, contracting dimension",
+    "F": "F, output features",
+    "k": "k, FLOPs per element",
+    "H": "H, attention heads",
+    "S": "S, sequence length",
+    "d": "d, head dimension",
+    "M": "M, query rows per flash tile",
+    "N": "N, chips",
+}
+
+DEFAULTS: dict[str, int] = {
+    "B": 256,
+    "D": 8192,
+    "F": 8192,
+    "k": ELEMENTWISE_FLOPS_PER_ELEMENT["layernorm"],
+    "H": 32,
+    "S": 4096,
+    "d": 128,
+    "M": 128,
+    "N": SHARDS,
+}
+"""Each slider's starting value."""
+
+
+@dataclass(frozen=True)
+class LiveOperation:
+    """One operation of the live explorer.
+
+    Attributes:
+        label: what the menu shows.
+        uses: the sliders it depends on (keys of :data:`LIVE_SLIDER_EXPONENTS`).
+        build: (sizes, matmul dtypes, collective) → its cost, from the library.
+        network: True if it is timed on a link (per chip) instead of a memory level.
+        vector: True for work that runs on vector units (its peak is below the one drawn).
+    """
+
+    label: str
+    uses: tuple[str, ...]
+    build: Callable[[Mapping[str, int], MatmulDtypes, str], Cost | ShardedMatmulCost]
+    network: bool = False
+    vector: bool = False
+
+
+LIVE_OPERATIONS: dict[str, LiveOperation] = {
+    "dot_product": LiveOperation(
+        "dot product of two length-D vectors",
+        ("D",),
+        lambda n, dt, c: dot_product(n["D"], dt.x),
+        vector=True,
+    ),
+    "elementwise": LiveOperation(
+        "elementwise, k FLOPs per element of a [B, D] activation",
+        ("B", "D", "k"),
+        lambda n, dt, c: elementwise(n["B"] * n["D"], n["k"], dt.x),
+        vector=True,
+    ),
+    "matmul": LiveOperation(
+        "matmul X[B, D] · Y[D, F]",
+        ("B", "D", "F"),
+        lambda n, dt, c: matmul(n["B"], n["D"], n["F"], dt),
+    ),
+    "batched_matmul": LiveOperation(
+        "batched matmul: a different Y[D, F] for each of the B rows",
+        ("B", "D", "F"),
+        lambda n, dt, c: batched_matmul(n["B"], n["D"], n["F"], dt),
+    ),
+    "attention_standard": LiveOperation(
+        "attention, standard (scores in HBM)",
+        ("H", "S", "d"),
+        lambda n, dt, c: standard_attention(n["H"], n["S"], n["d"], dt.x),
+    ),
+    "attention_flash": LiveOperation(
+        "attention, flash (tiles of M query rows on chip)",
+        ("H", "S", "d", "M"),
+        lambda n, dt, c: flash_attention(n["H"], n["S"], n["d"], n["M"], dt.x),
+    ),
+    "sharded_matmul": LiveOperation(
+        "matmul split along D over N chips (network)",
+        ("B", "D", "F", "N"),
+        lambda n, dt, c: sharded_matmul(n["B"], n["D"], n["F"], n["N"], dt, c),
+        network=True,
+    ),
+}
+"""The live explorer's operations, by key. Vector work and attention use the activation dtype
+(x) of the number format, as :mod:`roofline_lib.explorer` does."""
+
+
+def _citation(citation: Citation | None) -> dict[str, str] | None:
+    if citation is None:
+        return None
+    return {
+        "title": citation.title,
+        "url": citation.url,
+        "quote": citation.quote,
+        "note": citation.note,
+        "basis": citation.basis,
+        "verified": citation.verified,
+    }
+
+
+def chip_data(chip: Chip) -> dict[str, Any]:
+    """One chip as JSON: dense peaks (FLOP/s) by dtype, levels (bytes/s, one-way per chip for
+    links) in the chip's order, the default link, and each figure's citation (or null)."""
+    levels = [
+        {
+            "key": level,
+            "name": chip.level_name(level),
+            "bytes_per_s": chip.bandwidth(level),
+            "network": level in chip.links,
+            "citation": _citation(
+                chip.links[level].citation
+                if level in chip.links
+                else chip.citations.get(f"{level}_bandwidth_bytes_per_s")
+            ),
+            "scope": chip.links[level].basis if level in chip.links else "",
+        }
+        for level in chip.levels
+    ]
+    return {
+        "name": chip.name,
+        "vendor": chip.vendor,
+        "peak_flops_per_s": dict(chip.peak_flops_per_s),
+        "peak_citations": {
+            dtype: _citation(chip.citations.get(f"peak_flops_per_s.{dtype}"))
+            for dtype in chip.peak_flops_per_s
+        },
+        "levels": levels,
+        "default_link": chip.default_link,
+    }
+
+
+def explorer_data() -> dict[str, Any]:
+    """Everything the live explorer shows, as a JSON-ready dict (see the module docstring)."""
+    return {
+        "chips": [chip_data(chip) for chip in CATALOG.values()],
+        "bytes_per_element": dict(BYTES_PER_ELEMENT),
+        "formats": {
+            key: {"label": label, **vars(PRESETS[key])} for key, label in NUMBER_FORMATS.items()
+        },
+        "operations": {
+            key: {
+                "label": op.label,
+                "uses": list(op.uses),
+                "network": op.network,
+                "vector": op.vector,
+            }
+            for key, op in LIVE_OPERATIONS.items()
+        },
+        "collectives": list(COLLECTIVES),
+        "default_collective": DEFAULT_COLLECTIVE,
+        "sliders": {
+            key: {"exponents": list(LIVE_SLIDER_EXPONENTS[key]), "label": SLIDER_LABELS[key]}
+            for key in LIVE_SLIDER_EXPONENTS
+        },
+        "defaults": dict(DEFAULTS),
+        "intensity_range": list(INTENSITY_RANGE),
+        "vector_note": VECTOR_NOTE,
+    }
+
+
+def reference(config: Mapping[str, Any]) -> RooflineEstimate:
+    """The library's verdict on one live-explorer configuration.
+
+    ``config`` has ``chip`` (a catalog name), ``format`` (a key of
+    :data:`~roofline_lib.explorer.NUMBER_FORMATS`), ``op`` (a key of :data:`LIVE_OPERATIONS`),
+    ``level`` (a memory level, or a link key for the network operation; default HBM and the
+    chip's default link), ``collective`` (network only) and the sizes the operation uses.
+    """
+    op = LIVE_OPERATIONS[config["op"]]
+    chip = get_chip(config["chip"])
+    sizes = {key: int(config.get(key, DEFAULTS[key])) for key in DEFAULTS}
+    cost = op.build(
+        sizes, matmul_dtypes(config["format"]), config.get("collective", DEFAULT_COLLECTIVE)
+    )
+    default_level = chip.default_link if op.network else "hbm"
+    return analyze(cost, chip, config.get("level") or default_level)

@@ -1,0 +1,464 @@
+"""The live explorer of the static book, in headless Chromium with every other host blocked.
+
+* parity: its JavaScript formulas agree with roofline_lib on over a thousand random settings
+  covering every chip, number format, operation, level and collective (FLOPs and bytes exactly,
+  everything else to a relative 1e-12), its readout matches the JupyterLab explorer's word for
+  word, and its number formatting matches roofline_lib.fmt;
+* it responds: every slider, moved with the keyboard or dragged, changes the readout, and the
+  point moves exactly when the library says the intensity or the throughput changed;
+* every chip × number format × operation renders without a console error;
+* keyboard and phone: every control has a label, Tab visits them in order, and at 390 px wide
+  nothing scrolls sideways and the text stays readable;
+* the data it shows is roofline_lib's export, and the pages that reuse it load it too.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlparse
+
+import pytest
+
+from roofline_lib.explorer import NUMBER_FORMATS, OPERATIONS, evaluate, readout_rows
+from roofline_lib.explorer_data import (
+    DEFAULTS,
+    LIVE_OPERATIONS,
+    LIVE_SLIDER_EXPONENTS,
+    explorer_data,
+    reference,
+)
+from roofline_lib.fmt import format_number, format_percent, format_quantity
+from roofline_lib.hardware import CATALOG
+from roofline_lib.sharding import COLLECTIVES
+from tests.book.browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE, require_chromium
+from tests.book.site import serve
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("book")]
+
+EXPLORER_PAGE = "book/03_roofline_chart"
+REUSING_PAGES = (
+    "book/04_matmul",
+    "book/05_network",
+    "book/06_low_precision",
+    "book/09_inference",
+)
+PARITY_CONFIGS = 1_200
+RELATIVE = 1e-12
+EXACT = ("flops", "bytes_moved")
+APPROXIMATE = (
+    "t_math_s",
+    "t_comms_s",
+    "lower_bound_s",
+    "upper_bound_s",
+    "arithmetic_intensity",
+    "critical_intensity",
+    "achievable_flops_per_s",
+    "fraction_of_peak",
+    "peak_flops_per_s",
+    "bandwidth_bytes_per_s",
+)
+MIN_TEXT_PX = 12.0
+"""The smallest text of the explorer a phone reader should have to read, CSS px."""
+
+
+@dataclass
+class Browser:
+    """One page of a served build in Chromium, with what it logged and what it tried to fetch."""
+
+    page: Page
+    base: str
+    errors: list[str] = field(default_factory=list)
+    blocked: list[str] = field(default_factory=list)
+
+    def open(self, page_path: str) -> None:
+        self.page.set_viewport_size(DESKTOP)
+        self.page.goto(f"{self.base}/{page_path}.html", wait_until="load")
+        self.page.wait_for_selector(".live-explorer canvas")
+
+
+@pytest.fixture(scope="module")
+def browser(html: Path) -> Iterator[Browser]:
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with serve(html) as base, sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS))
+        try:
+            context = chromium.new_context(viewport=DESKTOP, service_workers="block")
+            page = context.new_page()
+            page.set_default_timeout(60_000)
+            session = Browser(page, base)
+            origin = urlparse(base).netloc
+
+            def gate(route: Any, request: Any) -> None:
+                if urlparse(request.url).netloc == origin:
+                    route.continue_()
+                else:
+                    session.blocked.append(request.url)
+                    route.abort()
+
+            context.route("**/*", gate)
+            page.on(
+                "console", lambda m: session.errors.append(m.text) if m.type == "error" else None
+            )
+            page.on("pageerror", lambda exc: session.errors.append(str(exc)))
+            session.open(EXPLORER_PAGE)
+            yield session
+        finally:
+            chromium.close()
+
+
+# ------------------------------------------------------------------------------------------
+# Parity with roofline_lib
+# ------------------------------------------------------------------------------------------
+
+
+def _size(rng: random.Random, key: str) -> int:
+    """A random whole size in the slider's range, log-uniform (not only powers of two)."""
+    lo, hi, _ = LIVE_SLIDER_EXPONENTS[key]
+    return max(1, round(2 ** rng.uniform(lo, hi)))
+
+
+def _random_config(rng: random.Random, chip: str, number_format: str, op: str) -> dict[str, Any]:
+    spec = CATALOG[chip]
+    operation = LIVE_OPERATIONS[op]
+    config: dict[str, Any] = {"chip": chip, "format": number_format, "op": op}
+    config.update({key: _size(rng, key) for key in operation.uses})
+    if operation.network:
+        config["level"] = rng.choice(list(spec.links))
+        config["collective"] = rng.choice(COLLECTIVES)
+        if config["collective"] == "exchange":
+            config["N"] = 2
+        config["D"] = config["N"] * max(1, config["D"] // config["N"])
+    else:
+        config["level"] = rng.choice([lv for lv in spec.levels if lv not in spec.links])
+    return config
+
+
+def _formats(chip: str) -> list[str]:
+    peaks = CATALOG[chip].peak_flops_per_s
+    return [key for key in NUMBER_FORMATS if explorer_data()["formats"][key]["compute"] in peaks]
+
+
+def _parity_configs() -> list[dict[str, Any]]:
+    rng = random.Random(12)
+    combos = [
+        (chip, number_format, op)
+        for chip in CATALOG
+        for number_format in _formats(chip)
+        for op in LIVE_OPERATIONS
+        if CATALOG[chip].links or not LIVE_OPERATIONS[op].network
+    ]
+    configs = [_random_config(rng, *combo) for combo in combos]
+    while len(configs) < PARITY_CONFIGS:
+        configs.append(_random_config(rng, *rng.choice(combos)))
+    return configs
+
+
+def _library(config: dict[str, Any]) -> dict[str, Any]:
+    e = reference(config)
+    values = {name: float(getattr(e, name)) for name in (*EXACT, *APPROXIMATE)}
+    return {**values, "regime": str(e.regime), "level": e.level}
+
+
+def test_formulas_agree_with_roofline_lib_on_random_settings(browser: Browser) -> None:
+    configs = _parity_configs()
+    assert len(configs) >= 1_000
+    covered = {(c["chip"], c["format"], c["op"]) for c in configs}
+    assert {op for _, _, op in covered} == set(LIVE_OPERATIONS)
+    assert {chip for chip, _, _ in covered} == set(CATALOG)
+    js = browser.page.evaluate(
+        "configs => configs.map(c => window.rooflineExplorer.evaluate(c))", configs
+    )
+    mismatches = []
+    for config, got in zip(configs, js, strict=True):
+        want = _library(config)
+        for name in EXACT:  # float(): playwright hands over a whole number above 2**53 as an int
+            if float(got[name]) != want[name]:
+                mismatches.append(f"{config}: {name} {got[name]!r} != {want[name]!r}")
+        for name in APPROXIMATE:
+            a, b = float(got[name]), want[name]
+            if not (a == b or (math.isfinite(b) and abs(a - b) <= RELATIVE * abs(b))):
+                mismatches.append(f"{config}: {name} {a!r} != {b!r}")
+        for name in ("regime", "level"):
+            if got[name] != want[name]:
+                mismatches.append(f"{config}: {name} {got[name]!r} != {want[name]!r}")
+    assert not mismatches, f"{len(mismatches)} mismatches, first:\n" + "\n".join(mismatches[:10])
+
+
+def test_readout_matches_the_jupyterlab_explorer(browser: Browser) -> None:
+    """The JupyterLab explorer's operations are a subset; their readouts agree word for word."""
+    rng = random.Random(3)
+    same_op = {"matmul": "matmul", "batched_matmul": "batched_matmul", "dot_product": "dot_product"}
+    same_op |= {"sharded_matmul": "sharded_matmul"}
+    cases = []
+    for chip in CATALOG:
+        for number_format in _formats(chip):
+            for python_op, live_op in same_op.items():
+                if live_op == "sharded_matmul" and not CATALOG[chip].links:
+                    continue
+                for _ in range(3):
+                    sizes = {key: 2 ** rng.randint(6, 14) for key in "BDF"}
+                    cases.append((chip, number_format, python_op, live_op, sizes))
+    configs = [
+        {"chip": chip, "format": fmt, "op": live, "N": 2, **sizes}
+        for chip, fmt, _, live, sizes in cases
+    ]
+    js = browser.page.evaluate(
+        "configs => configs.map(c => window.rooflineExplorer.readoutRows(c))", configs
+    )
+    for (chip, fmt, python_op, _, sizes), rows in zip(cases, js, strict=True):
+        expected = readout_rows(evaluate(chip, fmt, python_op, **sizes))
+        assert [tuple(r) for r in rows[1:]] == expected[1:], (chip, fmt, python_op, sizes)
+    assert set(same_op) <= set(OPERATIONS)
+
+
+def _fmt_cases() -> list[tuple[float, int]]:
+    rng = random.Random(7)
+    values = [10 ** rng.uniform(-16, 22) * rng.choice((1, -1)) for _ in range(1_500)]
+    values += [0.125, 2.5, 0.5, 1234.5, 999.95, 9.995, 0.0009995, 999_999_999.6, 1e9, 1e-3]
+    values += [60.25, 240.5, 8755.6, 3.523e18, 1.0106e-3, 9.895e14, 3.35e12, 0.4932, 0.0, 1e300]
+    values += [n / 8 for n in range(1, 200)]
+    return [(v, rng.randint(1, 8)) for v in values]
+
+
+def test_number_formatting_matches_roofline_lib_fmt(browser: Browser) -> None:
+    cases = _fmt_cases()
+    js = browser.page.evaluate(
+        """cases => cases.map(([v, d]) => [
+            window.rooflineExplorer.fmt.number(v, d),
+            window.rooflineExplorer.fmt.quantity(v, "B/s", d),
+            window.rooflineExplorer.fmt.percent(v, d)])""",
+        [list(c) for c in cases],
+    )
+    wrong = [
+        (v, d, got, want)
+        for (v, d), got in zip(cases, js, strict=True)
+        if got
+        != (want := [format_number(v, d), format_quantity(v, "B/s", d), format_percent(v, d)])
+    ]
+    assert not wrong, f"{len(wrong)} differ, first: {wrong[:5]}"
+
+
+# ------------------------------------------------------------------------------------------
+# It responds
+# ------------------------------------------------------------------------------------------
+
+_STATE = """
+() => {
+  const x = window.rooflineExplorer.instances[0];
+  return {readout: x.table.innerText, summary: x.summary.innerText, point: x.point(),
+          config: Object.assign({}, x.config)};
+}
+"""
+
+
+def _root(browser: Browser) -> str:
+    return ".live-explorer >> nth=0"
+
+
+def _choose(browser: Browser, key: str, value: str) -> None:
+    browser.page.select_option(f"#rx0-{key}", value)
+
+
+def _visible_sliders(browser: Browser) -> list[str]:
+    return browser.page.eval_on_selector_all(
+        "#rx0-chip ~ *, .live-explorer input[type=range]",
+        "els => els.filter(e => e.type === 'range' && e.offsetParent !== null)"
+        ".map(e => e.dataset.key)",
+    )
+
+
+def _moved(before: dict[str, Any], after: dict[str, Any]) -> bool:
+    return before["point"]["px"] != after["point"]["px"]
+
+
+def test_every_slider_changes_the_readout_and_the_point_follows_the_library(
+    browser: Browser,
+) -> None:
+    page = browser.page
+    browser.open(EXPLORER_PAGE)
+    _choose(browser, "chip", "H100 SXM")
+    checked = 0
+    for op, operation in LIVE_OPERATIONS.items():
+        _choose(browser, "op", op)
+        assert sorted(_visible_sliders(browser)) == sorted(operation.uses), op
+        for key in operation.uses:
+            slider = page.locator(f"#rx0-{key}")
+            before = page.evaluate(_STATE)
+            at_max = float(slider.input_value()) >= LIVE_SLIDER_EXPONENTS[key][1]
+            slider.focus()
+            page.keyboard.press("ArrowLeft" if at_max else "ArrowRight")
+            after = page.evaluate(_STATE)
+            assert after["config"][key] != before["config"][key], f"{op}: {key} did not move"
+            assert after["readout"] != before["readout"], f"{op}: {key} left the readout as it was"
+            old, new = reference(before["config"]), reference(after["config"])
+            changed = (old.arithmetic_intensity, old.achievable_flops_per_s) != (
+                new.arithmetic_intensity,
+                new.achievable_flops_per_s,
+            )
+            assert _moved(before, after) == changed, f"{op}: {key}: point vs library"
+            checked += 1
+    assert checked == sum(len(op.uses) for op in LIVE_OPERATIONS.values())
+
+
+def test_dragging_the_batch_slider_moves_the_point_across_the_ridge(browser: Browser) -> None:
+    page = browser.page
+    browser.open(EXPLORER_PAGE)
+    _choose(browser, "chip", "TPU v5e")
+    _choose(browser, "op", "matmul")
+    page.locator("#rx0-B").scroll_into_view_if_needed()
+    box = page.locator("#rx0-B").bounding_box()
+    assert box is not None
+    y = box["y"] + box["height"] / 2
+    page.mouse.move(box["x"] + 4, y)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 0.15 * box["width"], y, steps=5)
+    page.mouse.up()
+    before = page.evaluate(_STATE)
+    assert "memory-bound" in before["summary"]
+    page.mouse.move(box["x"] + 0.15 * box["width"], y)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] - 4, y, steps=10)
+    page.mouse.up()
+    after = page.evaluate(_STATE)
+    assert after["config"]["B"] > before["config"]["B"]
+    assert "compute-bound" in after["summary"]
+    assert after["point"]["px"]["left"] > before["point"]["px"]["left"]
+
+
+def test_every_chip_format_and_operation_renders_without_errors(browser: Browser) -> None:
+    page = browser.page
+    browser.open(EXPLORER_PAGE)
+    browser.errors.clear()
+    shown = 0
+    for chip in CATALOG:
+        _choose(browser, "chip", chip)
+        for number_format in _formats(chip):
+            _choose(browser, "format", number_format)
+            for op, operation in LIVE_OPERATIONS.items():
+                if operation.network and not CATALOG[chip].links:
+                    continue
+                _choose(browser, "op", op)
+                state = page.evaluate(_STATE)
+                assert "Not a valid setting" not in state["summary"], (chip, number_format, op)
+                assert state["config"]["chip"] == chip and state["config"]["op"] == op
+                assert page.locator(".live-explorer canvas").count() >= 1
+                shown += 1
+    assert shown >= len(CATALOG) * len(LIVE_OPERATIONS)
+    assert not browser.errors, browser.errors[:5]
+
+
+# ------------------------------------------------------------------------------------------
+# Keyboard, phone, data, other pages
+# ------------------------------------------------------------------------------------------
+
+
+def test_controls_are_labelled_and_tab_visits_them_in_order(browser: Browser) -> None:
+    page = browser.page
+    browser.open(EXPLORER_PAGE)
+    controls = page.eval_on_selector_all(
+        ".live-explorer select, .live-explorer input",
+        """els => els.filter(e => e.offsetParent !== null).map(e => ({
+            id: e.id,
+            label: (document.querySelector(`label[for="${e.id}"]`) || {}).innerText || ""}))""",
+    )
+    assert len(controls) >= 7, controls  # chip, format, operation, level and B, D, F
+    assert all(c["label"].strip() for c in controls), controls
+    page.focus(f"#{controls[0]['id']}")
+    visited = [controls[0]["id"]]
+    for _ in controls[1:]:
+        page.keyboard.press("Tab")
+        visited.append(page.evaluate("() => document.activeElement.id"))
+    assert visited == [c["id"] for c in controls]
+    assert page.get_attribute(".live-explorer .rx-summary", "aria-live") == "polite"
+    assert page.get_attribute(".live-explorer .rx-chart", "role") == "img"
+    assert "Roofline of" in (page.get_attribute(".live-explorer .rx-chart", "aria-label") or "")
+    assert page.locator("#rx0-B").get_attribute("aria-valuetext") == "B = 128"
+
+
+def test_fits_a_phone_with_readable_text(browser: Browser) -> None:
+    page = browser.page
+    browser.open(EXPLORER_PAGE)
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(300)
+    for op in ("matmul", "sharded_matmul", "attention_flash"):
+        _choose(browser, "op", op)
+        overflow = page.evaluate(
+            "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
+        assert overflow <= 0, f"{op}: {overflow}px wider than a phone"
+        box = page.locator(".live-explorer").bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+        canvas = page.locator(".live-explorer canvas").bounding_box()
+        assert canvas is not None and canvas["x"] + canvas["width"] <= box["x"] + box["width"]
+        smallest = page.eval_on_selector_all(
+            ".live-explorer label, .live-explorer td, .live-explorer th, .live-explorer .rx-summary",
+            "els => Math.min(...els.filter(e => e.offsetParent !== null)"
+            ".map(e => parseFloat(getComputedStyle(e).fontSize)))",
+        )
+        assert smallest >= MIN_TEXT_PX, f"{op}: text of {smallest}px on a phone"
+
+
+def test_data_is_roofline_libs_export(html: Path) -> None:
+    text = (html / "_static" / "explorer-data.json").read_text(encoding="utf-8")
+    assert json.loads(text) == json.loads(json.dumps(explorer_data()))
+    script = (html / "_static" / "explorer-data.js").read_text(encoding="utf-8")
+    assert script.strip() == f"window.ROOFLINE_EXPLORER_DATA = {text.strip()};"
+
+
+def test_the_explorer_page_shows_no_dead_widget_and_opens_at_its_preset(browser: Browser) -> None:
+    page = browser.page
+    browser.open(EXPLORER_PAGE)
+    assert page.locator("script[type='application/vnd.jupyter.widget-state+json']").count() == 0
+    state = page.evaluate(_STATE)
+    assert state["config"]["B"] == 128 and state["config"]["chip"] == "TPU v5e"
+    rows = dict(readout_rows(evaluate("TPU v5e", "bf16", "matmul", 128, 8192, 8192))[1:])
+    for label, value in rows.items():
+        assert value in state["readout"], (label, value)
+    citations = page.locator(".live-explorer details.rx-sources")
+    citations.locator("summary").click()
+    assert "Cloud TPU documentation: TPU v5e" in citations.inner_text()
+
+
+@pytest.mark.parametrize("page_path", REUSING_PAGES)
+def test_pages_that_reuse_the_explorer_render_it_without_errors(
+    browser: Browser, page_path: str
+) -> None:
+    browser.errors.clear()
+    browser.open(page_path)
+    state = browser.page.evaluate(_STATE)
+    assert "Not a valid setting" not in state["summary"]
+    assert not browser.errors, browser.errors
+    assert not browser.blocked, browser.blocked
+    assert state["config"]["op"] in LIVE_OPERATIONS
+    for key in DEFAULTS:
+        assert state["config"][key] >= 1
+
+
+def test_nothing_is_requested_from_another_host(browser: Browser) -> None:
+    browser.open(EXPLORER_PAGE)
+    assert not browser.blocked, browser.blocked
+
+
+def test_page_weight_is_reported_and_counts_the_explorer(html: Path) -> None:
+    from tools.bench_page_weight import page_weights, report
+
+    weights = {w.page: w for w in page_weights(html) if w.page.startswith("book/")}
+    assert not [w for w in weights.values() if w.missing], "a page references a missing asset"
+    explorer, plain = weights[EXPLORER_PAGE], weights["book/10_takeaways"]
+    extra = sum(
+        (html / "_static" / name).stat().st_size
+        for name in ("vendor/uplot/uPlot.iife.min.js", "explorer-data.js", "roofline-explorer.js")
+    )
+    assert explorer.js_bytes - plain.js_bytes == extra, "only the explorer's pages load its JS"
+    assert "heaviest:" in report(list(weights.values()))
