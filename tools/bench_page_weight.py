@@ -12,6 +12,7 @@ Usage: python -m tools.bench_page_weight [--html _build/html]
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html.parser import HTMLParser
@@ -97,7 +98,8 @@ def report(weights: Sequence[PageWeight]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.bench_page_weight", description=__doc__)
     parser.add_argument("--html", type=Path, default=DEFAULT_HTML, help="a built book's HTML")
-    args, _unknown = parser.parse_known_args(list(argv or []))  # tools.bench passes one argv
+    # tools.bench passes its whole argv to every benchmark: ignore what is not ours
+    args, _unknown = parser.parse_known_args(sys.argv[1:] if argv is None else list(argv))
     if not (args.html / "index.html").is_file():
         print(f"page weight: no built book in {args.html} (run `make book` first)")
         return 1
