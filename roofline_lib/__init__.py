@@ -10,6 +10,7 @@ Modules, one idea each:
 * :mod:`~roofline_lib.roofline` — T_math, T_comms, bounds, regimes, critical intensity and batch;
 * :mod:`~roofline_lib.throughput` — a matmul's achievable FLOP/s over a range of batch sizes;
 * :mod:`~roofline_lib.mfu` — training FLOPs and MFU;
+* :mod:`~roofline_lib.transformer` — a whole model's prefill and decode step on the roofline;
 * :mod:`~roofline_lib.plots` and :mod:`~roofline_lib.palette` — charts;
 * :mod:`~roofline_lib.fmt` — numbers for prose;
 * :mod:`~roofline_lib.chapter` — the sources' rounded figures and their problems' givens;
@@ -21,7 +22,7 @@ stays light.
 
 from __future__ import annotations
 
-from . import chapter, published
+from . import chapter, published, transformer
 from ._checks import UnknownNameError
 from .attention import (
     decode_attention,
@@ -72,6 +73,17 @@ from .sharding import (
     sharded_matmul,
 )
 from .throughput import matmul_throughput
+from .transformer import (
+    MODELS,
+    InferenceDtypes,
+    InferenceEstimate,
+    MlpKind,
+    Model,
+    decode_critical_batch,
+    estimate_inference,
+    get_model,
+    model_names,
+)
 
 __all__ = [
     "BF16",
@@ -83,12 +95,17 @@ __all__ = [
     "FP32",
     "INT8",
     "LINKS",
+    "MODELS",
     "W8A16",
     "Chip",
     "Citation",
     "Cost",
+    "InferenceDtypes",
+    "InferenceEstimate",
     "Link",
     "MatmulDtypes",
+    "MlpKind",
+    "Model",
     "RooflineEstimate",
     "ShardedMatmulCost",
     "TrainingFlops",
@@ -105,21 +122,25 @@ __all__ = [
     "critical_intensity",
     "critical_shard_dim",
     "decode_attention",
+    "decode_critical_batch",
     "dot_product",
     "elementwise",
     "estimate",
+    "estimate_inference",
     "flash_attention",
     "format_number",
     "format_percent",
     "format_quantity",
     "get_chip",
     "get_link",
+    "get_model",
     "lower_bound",
     "matmul",
     "matmul_dtypes",
     "matmul_small_batch",
     "matmul_throughput",
     "model_flops_utilization",
+    "model_names",
     "published",
     "regime",
     "sharded_matmul",
@@ -131,6 +152,7 @@ __all__ = [
     "tile_intensity",
     "tiled_matmul",
     "training_flops",
+    "transformer",
     "upper_bound",
 ]
 

@@ -1,0 +1,309 @@
+"""The operations of one transformer layer (and of the model's ends), per chip, as costs.
+
+Tensor parallelism over N chips, Megatron-style: Q, K, V and the MLP's up (and gate) matrices
+are split by columns (each chip holds H/N query heads, H_kv/N KV heads and F/N of the MLP), the
+output and down projections by rows, so each ends in an all-reduce of its [T, D] result
+(:func:`~roofline_lib.sharding.sharded_matmul`, φ = 2(N−1)/N). Norms, residual adds and the router
+run on every chip; the vocabulary is split over chips (⌈V/N⌉ rows each).
+
+T is the number of tokens in the pass: B·S for a prefill of B prompts of S tokens, B for one
+decode step of B requests. s_w, s_a and s_kv are the bytes per element of the weights, the
+activations and the KV cache.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._checks import ArrayLike, UnknownNameError, broadcast, out, positive_count
+from ..attention import decode_attention
+from ..costs import Cost, MatmulDtypes, elementwise, matmul
+from ..dtypes import bytes_per_element
+from ..hardware import Chip
+from ..sharding import ShardedMatmulCost, collective_factor, sharded_matmul
+from .model import Model
+
+
+@dataclass(frozen=True)
+class InferenceDtypes:
+    """Storage dtypes of the weights (s_w), the activations (s_a) and the KV cache (s_kv).
+
+    A matmul multiplies activations by weights at the wider of the two dtypes (int8 weights with
+    bf16 activations run at the bf16 rate), as :class:`~roofline_lib.costs.MatmulDtypes` does.
+    """
+
+    weights: str = "bf16"
+    activations: str = "bf16"
+    kv_cache: str = "bf16"
+
+    def __post_init__(self) -> None:
+        for field in ("weights", "activations", "kv_cache"):
+            bytes_per_element(getattr(self, field))  # an unknown name lists the known dtypes
+
+    @property
+    def matmul(self) -> MatmulDtypes:
+        """Activations X times weights Y, the result Z in the activations' dtype."""
+        return MatmulDtypes(x=self.activations, y=self.weights, z=self.activations)
+
+    def check_on(self, chip: Chip) -> None:
+        """Refuse a dtype the chip has no published peak for (fp4 on an H100, fp8 on a TPU v5e)."""
+        for field in ("weights", "activations", "kv_cache"):
+            dtype = getattr(self, field)
+            if dtype not in chip.dtypes:
+                raise UnknownNameError(
+                    f"{chip.name} has no {dtype} arithmetic, so {field} cannot be {dtype!r}; "
+                    f"allowed on {chip.name}: {', '.join(repr(d) for d in chip.dtypes)}"
+                )
+
+
+@dataclass(frozen=True)
+class OperationCost:
+    """What one operation costs one chip, and which of its HBM bytes are what.
+
+    Attributes:
+        name: e.g. ``"qkv projection"``.
+        hbm: FLOPs and HBM bytes (:class:`~roofline_lib.costs.Cost`).
+        weight_bytes: bytes of weights read (part of ``hbm.bytes_read``).
+        kv_read_bytes: bytes of KV cache read.
+        kv_written_bytes: bytes of KV cache written.
+        network: the all-reduce ending a row-split matmul, or ``None``.
+    """
+
+    name: str
+    hbm: Cost
+    weight_bytes: ArrayLike = 0.0
+    kv_read_bytes: ArrayLike = 0.0
+    kv_written_bytes: ArrayLike = 0.0
+    network: ShardedMatmulCost | None = None
+
+    @property
+    def activation_bytes(self) -> ArrayLike:
+        """HBM bytes that are neither weights nor KV cache: activations read and written."""
+        kv = np.asarray(self.kv_read_bytes) + np.asarray(self.kv_written_bytes)
+        return out(np.asarray(self.hbm.bytes_total) - np.asarray(self.weight_bytes) - kv)
+
+    @property
+    def network_bytes(self) -> ArrayLike:
+        """Bytes each chip sends over the link (0 without an all-reduce)."""
+        return 0.0 if self.network is None else self.network.network_bytes_per_chip
+
+
+def check_tensor_parallel(model: Model, n_chips: int) -> int:
+    """N as an int, refused unless it divides H, H_kv and F (each chip holds whole heads)."""
+    n = int(positive_count("n_chips", n_chips))
+    for count, what in (
+        (model.heads, "query heads (heads)"),
+        (model.kv_heads, "KV heads (kv_heads)"),
+        (model.mlp_width, "MLP width (mlp_width)"),
+    ):
+        if count % n:
+            raise ValueError(
+                f"n_chips = {n} does not divide the {count} {what} of {model.name}: "
+                "tensor parallelism gives each chip an equal share"
+            )
+    return n
+
+
+def _kv_write(model: Model, tokens: np.ndarray, n: int, dt: InferenceDtypes) -> OperationCost:
+    """Append K and V for T tokens: 0 FLOPs, 2·T·(H_kv/N)·d·s_kv bytes written."""
+    written = 2 * tokens * (model.kv_heads // n) * model.d * bytes_per_element(dt.kv_cache)
+    cost = Cost("kv-cache write", 0 * tokens, 0 * tokens, written, dt.activations)
+    return OperationCost(cost.op, cost, kv_written_bytes=out(written))
+
+
+def prefill_attention(
+    B: ArrayLike, S: ArrayLike, d: ArrayLike, q_heads: ArrayLike, kv_heads: ArrayLike, dtype: str
+) -> Cost:
+    """Attention over B prompts of S tokens in one fused (flash) kernel, GQA-aware.
+
+    FLOPs = 4·B·H·S²·d (Q·Kᵀ and A·V over the full S×S square, no causal halving, as
+    :func:`~roofline_lib.mfu.training_flops` counts); bytes read = B·S·d·s·(H + 2·H_kv) (Q,
+    and K and V once: each KV head's tiles stay on-chip for its G query heads); bytes written =
+    B·S·H·d·s (O). For H_kv = H this is :func:`~roofline_lib.attention.flash_attention` with a
+    tile of M = S rows, its least traffic. Intensity ≈ 4·H·S / (s·(2H + 2H_kv)): it grows with S,
+    so long prompts are compute-bound.
+    """
+    b, s_, d_, h, hkv = broadcast(
+        B=positive_count("B", B),
+        S=positive_count("S", S),
+        d=positive_count("d", d),
+        q_heads=positive_count("q_heads", q_heads),
+        kv_heads=positive_count("kv_heads", kv_heads),
+    )
+    s = bytes_per_element(dtype)
+    return Cost(
+        "prefill attention",
+        4 * b * h * s_ * s_ * d_,
+        b * s_ * d_ * s * (h + 2 * hkv),
+        b * s_ * h * d_ * s,
+        dtype,
+        (("q", dtype), ("k", dtype), ("v", dtype), ("o", dtype)),
+    )
+
+
+def experts_touched(model: Model, tokens: ArrayLike) -> ArrayLike:
+    """Expected distinct experts T tokens use, each routed to k of E uniformly and independently:
+    E·(1 − (1 − k/E)^T). 1 for a dense MLP; → E as T grows (all of them by T ≈ 3E/k)."""
+    t = positive_count("tokens", tokens)
+    e, k = model.experts, model.experts_per_token
+    return out(e * (1 - (1 - k / e) ** t))
+
+
+def _mlp_matmul(
+    model: Model, tokens: np.ndarray, d_in: float, d_out: float, dt: InferenceDtypes
+) -> tuple[Cost, np.ndarray]:
+    """An MLP matmul X[T·k, d_in]·Y[d_in, d_out] over the experts the tokens touch.
+
+    It is :func:`~roofline_lib.costs.matmul` of the T·k token-expert pairs, plus the weights of
+    the other touched experts: (E_touched − 1)·d_in·d_out·s_w more bytes read. A dense MLP
+    (E = k = 1) is exactly the matmul. Returns the cost and its weight bytes.
+    """
+    pairs = tokens * model.experts_per_token
+    base = matmul(pairs, d_in, d_out, dt.matmul)
+    one = d_in * d_out * bytes_per_element(dt.weights)
+    touched = np.asarray(experts_touched(model, tokens))
+    weights = touched * one
+    if not model.is_moe:
+        return base, weights
+    cost = Cost(
+        "expert matmul",
+        base.flops,
+        np.asarray(base.bytes_read) + (touched - 1) * one,
+        base.bytes_written,
+        base.compute_dtype,
+        base.dtypes,
+    )
+    return cost, weights
+
+
+def _row_split(
+    name: str, hbm: Cost, weights: ArrayLike, tokens: np.ndarray, model: Model, n: int, dt: str
+) -> OperationCost:
+    """An operation ending in the all-reduce of its partial [T, D] result: φ·T·D·s_a bytes."""
+    phi = np.asarray(collective_factor(n))
+    network = ShardedMatmulCost(
+        out(np.asarray(float(n))),
+        "all_reduce",
+        hbm,
+        out(phi * tokens * model.d_model * bytes_per_element(dt)),
+    )
+    return OperationCost(name, hbm, weight_bytes=weights, network=network if n > 1 else None)
+
+
+def layer_operations(
+    model: Model,
+    phase: str,
+    batch: ArrayLike,
+    seq_len: ArrayLike,
+    n_chips: int,
+    dtypes: InferenceDtypes,
+) -> tuple[OperationCost, ...]:
+    """The operations of one layer on one chip, in order, for ``phase`` 'prefill' or 'decode'.
+
+    ``seq_len`` is S: the prompt length in a prefill (T = B·S tokens), the context each request
+    attends to in a decode step (T = B). Weight bytes of a matmul X[T, D_in]·Y[D_in, D_out] are
+    D_in·D_out·s_w; with n = N chips:
+
+    * attention norm, mlp norm: RMSNorm over T·D elements (counted as ``"layernorm"``);
+    * qkv projection: X[T, D]·Y[D, (H + 2H_kv)·d/N];
+    * kv-cache write: 2·T·(H_kv/N)·d·s_kv bytes;
+    * attention: :func:`prefill_attention` or
+      :func:`~roofline_lib.attention.decode_attention` over H/N and H_kv/N heads, in s_kv;
+    * output projection: :func:`~roofline_lib.sharding.sharded_matmul` X[T, H·d]·Y[H·d, D], split
+      N ways along H·d, then an all-reduce of φ·T·D·s_a bytes;
+    * residual adds: two adds of [T, D], elementwise over 2·T·D elements with 2 inputs;
+    * router (MoE only): X[T, D]·Y[D, E] on every chip;
+    * mlp up: X[T·k, D]·Y[D, m·F/N] over the experts touched (m = 2 gated, 1 plain);
+    * mlp activation: 1 FLOP per element over T·k·F/N elements, m inputs;
+    * mlp down: X[T·k, F/N]·Y[F/N, D] over the experts touched, then an all-reduce of
+      φ·T·D·s_a bytes.
+    """
+    n = check_tensor_parallel(model, n_chips)
+    b, s_ = broadcast(B=positive_count("batch", batch), S=positive_count("seq_len", seq_len))
+    if phase == "prefill":
+        tokens = b * s_
+    elif phase == "decode":
+        tokens = b
+    else:
+        raise UnknownNameError(f"unknown phase {phase!r}; allowed: 'prefill', 'decode'")
+    D, d, act, mm = model.d_model, model.d, dtypes.activations, dtypes.matmul
+    sw = bytes_per_element(dtypes.weights)
+    hq, hkv, f = model.heads // n, model.kv_heads // n, model.mlp_width // n
+    m = model.mlp.up_matrices
+
+    norm = elementwise(tokens * D, "layernorm", act)
+    qkv_width = (hq + 2 * hkv) * d
+    qkv = matmul(tokens, D, qkv_width, mm)
+    if phase == "prefill":
+        attn = prefill_attention(b, s_, d, hq, hkv, dtypes.kv_cache)
+        kv_read = b * s_ * 2 * hkv * d * bytes_per_element(dtypes.kv_cache)
+    else:
+        attn = decode_attention(b, s_, d, hq, hkv, dtypes.kv_cache)
+        kv_read = 2 * b * hkv * s_ * d * bytes_per_element(dtypes.kv_cache)
+    o_proj = sharded_matmul(tokens, model.heads * d, D, n, mm).hbm
+    up, up_weights = _mlp_matmul(model, tokens, D, m * f, dtypes)
+    down, down_weights = _mlp_matmul(model, tokens, f, D, dtypes)
+    ops = [
+        OperationCost("attention norm", norm),
+        OperationCost("qkv projection", qkv, weight_bytes=D * qkv_width * sw + 0 * tokens),
+        _kv_write(model, tokens, n, dtypes),
+        OperationCost("attention", attn, kv_read_bytes=out(kv_read)),
+        _row_split(
+            "output projection", o_proj, model.heads // n * d * D * sw, tokens, model, n, act
+        ),
+        OperationCost("residual adds", elementwise(2 * tokens * D, 1, act, inputs=2)),
+        OperationCost("mlp norm", norm),
+    ]
+    if model.is_moe:
+        router = matmul(tokens, D, model.experts, mm)
+        ops.append(OperationCost("router", router, weight_bytes=D * model.experts * sw))
+    ops += [
+        OperationCost("mlp up", up, weight_bytes=out(up_weights)),
+        OperationCost(
+            "mlp activation",
+            elementwise(tokens * model.experts_per_token * f, 1, act, inputs=m),
+        ),
+        _row_split("mlp down", down, out(down_weights), tokens, model, n, act),
+    ]
+    return tuple(ops)
+
+
+def end_operations(
+    model: Model, batch: ArrayLike, tokens: ArrayLike, n_chips: int, dtypes: InferenceDtypes
+) -> tuple[OperationCost, ...]:
+    """The operations outside the layers, once per pass, on one chip.
+
+    * embedding lookup: read T rows of the table, T·D·s_w bytes, write T·D·s_a (0 FLOPs);
+    * final norm and lm head on the B last tokens only (one next token per request):
+      RMSNorm over B·D elements, and X[B, D]·Y[D, ⌈V/N⌉] (the vocabulary split over chips; the
+      logits' reduction to a token, B numbers per chip, is not counted).
+    """
+    n = check_tensor_parallel(model, n_chips)
+    b, t = broadcast(B=positive_count("batch", batch), T=positive_count("tokens", tokens))
+    D, act = model.d_model, dtypes.activations
+    sw, sa = bytes_per_element(dtypes.weights), bytes_per_element(act)
+    vocab = int(np.ceil(model.vocab / n))
+    embed = Cost("embedding lookup", 0 * t, t * D * sw, t * D * sa, act)
+    return (
+        OperationCost(embed.op, embed, weight_bytes=out(t * D * sw)),
+        OperationCost("final norm", elementwise(b * D, "layernorm", act)),
+        OperationCost(
+            "lm head",
+            matmul(b, D, vocab, dtypes.matmul),
+            weight_bytes=out(D * vocab * sw + 0 * b),
+        ),
+    )
+
+
+def weight_bytes_per_chip(model: Model, n_chips: int, dtype: str) -> float:
+    """Weights resident in one chip's HBM: (P_split/N + P_replicated)·s_w, where the norms and
+    the router are replicated and everything else (including the embedding tables, ⌈V/N⌉ rows
+    each) is split N ways."""
+    n = check_tensor_parallel(model, n_chips)
+    replicated = model.norm_params + model.layers * model.router_params
+    vocab_rows = int(np.ceil(model.vocab / n))
+    embeddings = vocab_rows * model.d_model * (1 if model.tied_embeddings else 2)
+    split = model.params - replicated - model.embedding_params
+    return (split / n + replicated + embeddings) * bytes_per_element(dtype)

@@ -1,0 +1,324 @@
+"""roofline_lib.transformer: parameter counts, cross-checks against published figures, shapes,
+errors and properties (the command is tested in test_transformer_cli.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import roofline_lib as rl
+from roofline_lib import transformer as tf
+from roofline_lib.transformer import InferenceDtypes, Model
+
+LLAMA_70B = tf.get_model("llama-3-70b")
+
+# -- parameter counts -----------------------------------------------------------------------------
+# Each published figure is printed to three significant digits, so the tolerance is half a unit
+# of its last digit: the count must round to the printed figure.
+
+PUBLISHED_PARAMS = [
+    # (model, published, half a unit of the last digit, source)
+    ("llama-3-8b", 8.03e9, 0.005e9, "https://huggingface.co/meta-llama/Meta-Llama-3-8B (8.03B)"),
+    ("llama-3-70b", 70.6e9, 0.05e9, "https://huggingface.co/meta-llama/Meta-Llama-3-70B (70.6B)"),
+    ("mistral-7b", 7.24e9, 0.005e9, "https://huggingface.co/mistralai/Mistral-7B-v0.1 (7.24B)"),
+    (
+        "mixtral-8x7b",
+        46.7e9,
+        0.05e9,
+        "https://mistral.ai/news/mixtral-of-experts/ ('46.7B total parameters')",
+    ),
+]
+
+
+@pytest.mark.parametrize("key, published, tolerance, source", PUBLISHED_PARAMS)
+def test_parameter_count_rounds_to_the_published_total(key, published, tolerance, source):
+    assert abs(tf.get_model(key).params - published) <= tolerance, source
+
+
+def test_mixtral_uses_the_published_active_parameters_per_token():
+    """Mistral AI, 'Mixtral of experts' (https://mistral.ai/news/mixtral-of-experts/): 'only
+    uses 12.9B parameters per token'; to three significant digits."""
+    mixtral = tf.get_model("mixtral-8x7b")
+    assert abs(mixtral.active_params - 12.9e9) <= 0.05e9
+    dense = tf.get_model("llama-3-8b")
+    assert dense.active_params == dense.params
+
+
+def test_a_dense_models_parameters_are_its_matrices_norms_and_embeddings():
+    m = tf.get_model("llama-3-8b")
+    per_layer = 4096 * 4096 * 2 + 4096 * 1024 * 2 + 3 * 4096 * 14336 + 2 * 4096
+    assert m.params == 32 * per_layer + 4096 + 2 * 128256 * 4096
+    tied = Model("tied", 2, 64, 4, 2, 128, 1000, tied_embeddings=True)
+    untied = Model("untied", 2, 64, 4, 2, 128, 1000)
+    assert untied.params - tied.params == 1000 * 64
+
+
+def test_every_shipped_model_names_its_config():
+    for model in tf.MODELS.values():
+        assert model.source is not None
+        assert model.source.url.startswith("https://huggingface.co/")
+        assert model.source.url.endswith("config.json")
+        assert str(model.kv_heads) in model.source.quote
+        assert str(model.mlp_width) in model.source.quote
+
+
+# -- cross-checks against published figures -------------------------------------------------------
+
+
+def test_llama_3_70b_kv_cache_per_token_matches_the_original():
+    """2·L·H_kv·d·s = 2·80·8·128·2 = 327,680 bytes in bf16; the original's 'Serving LLaMA 3-70B'
+    (https://jax-ml.github.io/scaling-book/applied-inference/) gives '2 * 8 * 128 * 80 = 160kB'
+    in int8, i.e. 163,840 bytes (160 KiB). Exact."""
+    assert LLAMA_70B.kv_cache_bytes_per_token("bf16") == 327_680
+    assert LLAMA_70B.kv_cache_bytes_per_token("int8") == 160 * 1024
+
+
+def test_llama_2_13b_kv_cache_of_one_8k_sequence_matches_the_original():
+    """The original's inference section (https://jax-ml.github.io/scaling-book/inference/):
+    '8192 (T) × 40 (K) × 128 (H) × 40 (L) × 2 (bytes) × 2 = 6.7 GB'. Tolerance: its rounding."""
+    llama_2_13b = Model("LLaMA-2-13B", 40, 5120, 40, 40, 13824, 32000)
+    assert abs(llama_2_13b.kv_cache_bytes_per_token() * 8192 - 6.7e9) <= 0.05e9
+
+
+def test_llama_3_70b_int8_decode_step_on_8_tpu_v5e_matches_the_originals_17_ms():
+    """The original's 'Serving LLaMA 3-70B' (https://jax-ml.github.io/scaling-book/applied-inference/):
+    batch 32, 8192 context, params and KV in int8, 8 TPU v5e: KV '160e3 * 8192 * 32 = 41.9e9'
+    bytes, 'step time is basically (KV size + param size) / (8 * HBM bandwidth) = 112e9 /
+    (8 * 8.1e11) = 17ms'. Tolerance 5%: the original rounds the parameters to 70e9 bytes and the
+    KV cache to 160e3 bytes/token (ours: 70.6e9 and 163,840) and leaves out activations and the
+    all-reduces, which this counts."""
+    est = tf.estimate_inference(
+        "llama-3-70b",
+        "TPU v5e",
+        batch=32,
+        context=8192,
+        prompt=8192,
+        n_chips=8,
+        dtypes=InferenceDtypes("int8", "int8", "int8"),
+    )
+    assert est.kv_cache_bytes_per_chip * 8 == pytest.approx(41.9e9, rel=0.03)
+    assert est.decode.regime == "memory-bound"
+    assert est.itl_lower_s == pytest.approx(17e-3, rel=0.05)
+
+
+@pytest.mark.parametrize(
+    "dtypes, original",
+    [(InferenceDtypes(), 240), (InferenceDtypes("int8", "bf16", "bf16"), 120)],
+    ids=["bf16", "int8-weights"],
+)
+def test_decode_turns_compute_bound_near_the_originals_critical_batch(dtypes, original):
+    """The original (https://jax-ml.github.io/scaling-book/inference/): B_crit = 240 for bf16 on
+    a TPU v5e, 'if we have int8 parameters but do our computation in bf16, the critical batch
+    size drops to 120'. Its figure is the B ≪ D, F limit I*·s_w/2; with exact bytes each matmul
+    needs B* = limit / (1 − limit·s_a/s_w·(1/D_in + 1/D_out)), at most 7% more for Llama-3-70B's
+    8,192-wide matrices on one chip, never less."""
+    got = tf.decode_critical_batch("llama-3-70b", "TPU v5e", dtypes=dtypes)
+    limit = rl.critical_batch_size("TPU v5e", dtypes.matmul)
+    assert limit == pytest.approx(original, rel=0.01)
+    assert limit <= got <= 1.07 * limit
+
+
+def test_decode_weight_matmuls_switch_regime_at_the_critical_batch():
+    b_star = tf.decode_critical_batch("llama-3-8b", "H100 SXM")
+    weight_ops = ("qkv projection", "output projection", "mlp up", "mlp down", "lm head")
+    batches = np.array([int(np.floor(b_star)) - 1, int(np.ceil(b_star))])
+    est = tf.estimate_inference("llama-3-8b", "H100 SXM", batch=batches, context=1, prompt=1)
+    hbm_regimes = {op.name: op.hbm.regime for op in est.decode.operations if op.name in weight_ops}
+    assert any(r[0] == "memory-bound" for r in hbm_regimes.values())
+    assert all(r[1] == "compute-bound" for r in hbm_regimes.values())
+
+
+def test_prefill_matmul_flops_are_two_per_weight_per_token():
+    """2·T·(weights of the layers' matrices)·L + 2·B·D·V for the lm head (B last tokens)."""
+    m = tf.get_model("llama-3-8b")
+    est = tf.estimate_inference(m, "H100 SXM", batch=3, context=16, prompt=512)
+    matmuls = ("qkv projection", "output projection", "mlp up", "mlp down", "lm head")
+    flops = sum(op.count * op.flops for op in est.prefill.operations if op.name in matmuls)
+    tokens = 3 * 512
+    assert flops == 2 * tokens * m.layers * (m.attention_params + m.expert_params) + (
+        2 * 3 * m.d_model * m.vocab
+    )
+
+
+def test_prefill_attention_is_flash_attention_with_one_tile_when_heads_are_not_grouped():
+    mha = tf.prefill_attention(2, 1024, 128, 16, 16, "bf16")
+    flash = rl.flash_attention(2 * 16, 1024, 128, M=1024)
+    assert (mha.flops, mha.bytes_read, mha.bytes_written) == (
+        flash.flops,
+        flash.bytes_read,
+        flash.bytes_written,
+    )
+    gqa = tf.prefill_attention(2, 1024, 128, 16, 2, "bf16")
+    assert gqa.flops == mha.flops
+    assert gqa.bytes_read == mha.bytes_read - 2 * 1024 * 128 * 2 * 2 * (16 - 2)
+
+
+def test_decode_attention_reads_the_kv_cache_and_nothing_else_of_size_s():
+    est = tf.estimate_inference(LLAMA_70B, "H100 SXM", batch=4, context=1000, prompt=1)
+    attention = next(op for op in est.decode.layer if op.name == "attention")
+    assert attention.cost.kv_read_bytes == 2 * 4 * 8 * 1000 * 128 * 2
+    assert est.decode.kv_read_bytes == 4 * 1000 * LLAMA_70B.kv_cache_bytes_per_token()
+    assert est.decode.kv_written_bytes == 4 * LLAMA_70B.kv_cache_bytes_per_token()
+    assert attention.cost.hbm == rl.decode_attention(4, 1000, 128, 64, 8)
+
+
+def test_a_moe_decode_step_of_one_token_reads_k_experts_and_a_large_batch_all_of_them():
+    mixtral = tf.get_model("mixtral-8x7b")
+    est = tf.estimate_inference(mixtral, "H100 SXM", batch=np.array([1, 4096]), context=1, prompt=1)
+    up = next(op for op in est.decode.layer if op.name == "mlp up")
+    one_expert = 4096 * 2 * 14336 * 2
+    np.testing.assert_allclose(up.cost.weight_bytes, [2 * one_expert, 8 * one_expert])
+    np.testing.assert_allclose(up.flops, 2 * np.array([1, 4096]) * 2 * 4096 * 2 * 14336)
+
+
+def test_tensor_parallel_all_reduces_use_the_sharding_modules_factor():
+    est = tf.estimate_inference(
+        LLAMA_70B, "H100 SXM", batch=64, context=4096, prompt=2048, n_chips=8, link="nvlink4"
+    )
+    link = rl.get_chip("H100 SXM").links["nvlink4"]
+    for op in est.decode.layer:
+        if op.name in ("output projection", "mlp down"):
+            sent = rl.collective_factor(8) * 64 * 8192 * 2
+            assert op.cost.network_bytes == pytest.approx(sent)
+            assert op.t_network_s == pytest.approx(sent / link.one_way_bytes_per_s)
+        else:
+            assert op.cost.network_bytes == 0 and op.t_network_s == 0
+    one = tf.estimate_inference(LLAMA_70B, "H100 SXM", batch=64, context=4096, prompt=2048)
+    assert one.link is None and one.decode.network_bytes == 0
+
+
+def test_a_pass_sums_its_operations_and_its_bounds_are_ordered():
+    est = tf.estimate_inference(LLAMA_70B, "H100 SXM", batch=8, context=512, prompt=512, n_chips=4)
+    for p in (est.prefill, est.decode):
+        assert p.bytes == pytest.approx(
+            p.weight_bytes + p.kv_read_bytes + p.kv_written_bytes + p.activation_bytes
+        )
+        assert max(p.t_math_s, p.t_comms_s) <= p.t_lower_s <= p.t_upper_s
+        assert p.t_upper_s <= 3 * p.t_lower_s
+    assert est.ttft_lower_s == est.prefill.t_lower_s
+    assert est.tokens_per_s == pytest.approx(8 / est.itl_lower_s)
+
+
+def test_hbm_fit_and_the_largest_batch_agree():
+    est = tf.estimate_inference(LLAMA_70B, "H100 SXM", batch=1, context=4096, prompt=1, n_chips=8)
+    biggest = int(est.max_batch)
+    at = tf.estimate_inference(
+        LLAMA_70B, "H100 SXM", batch=[biggest, biggest + 1], context=4096, prompt=1, n_chips=8
+    )
+    assert list(at.fits_in_hbm) == [True, False]
+    alone = tf.estimate_inference(LLAMA_70B, "H100 SXM", batch=1, context=4096, prompt=1)
+    assert alone.weight_bytes_per_chip > 80e9  # 141 GB of bf16 weights on one 80 GB chip
+    assert alone.max_batch == 0 and alone.fits_in_hbm is False
+
+
+# -- shapes ---------------------------------------------------------------------------------------
+
+
+def test_batch_context_and_prompt_broadcast():
+    batch = np.array([1, 8, 64])
+    context = np.array([[1024], [8192]])
+    est = tf.estimate_inference("mistral-7b", "H100 SXM", batch=batch, context=context, prompt=128)
+    assert np.shape(est.itl_lower_s) == (2, 3)
+    assert np.shape(est.ttft_lower_s) == (2, 3)
+    assert np.shape(est.decode.regime) == (2, 3)
+    assert np.shape(est.max_batch) == (2, 3)
+    assert np.all(np.diff(est.itl_lower_s, axis=1) > 0)  # more requests, more bytes
+    assert np.all(np.diff(est.itl_lower_s, axis=0) > 0)  # longer context, more KV cache
+    scalar = tf.estimate_inference("mistral-7b", "H100 SXM", batch=8, context=8192, prompt=128)
+    assert isinstance(scalar.itl_lower_s, float)
+    assert scalar.itl_lower_s == pytest.approx(est.itl_lower_s[1, 1])
+    assert isinstance(est.to_json()["decode"]["t_lower_s"], list)
+
+
+# -- errors ---------------------------------------------------------------------------------------
+
+
+def test_bad_model_shapes_name_the_parameter():
+    with pytest.raises(ValueError, match=r"heads \(48\) must divide d_model \(4096\)"):
+        Model("bad", 2, 4096, 48, 8, 128, 100)
+    with pytest.raises(ValueError, match=r"kv_heads \(3\) must divide heads \(32\)"):
+        Model("bad", 2, 4096, 32, 3, 128, 100)
+    with pytest.raises(ValueError, match="layers must be a positive integer, got 0"):
+        Model("bad", 0, 4096, 32, 8, 128, 100)
+    with pytest.raises(ValueError, match="mlp_width must be a positive integer, got -1"):
+        Model("bad", 2, 4096, 32, 8, -1, 100)
+    with pytest.raises(ValueError, match=r"experts_per_token \(3\) must not exceed experts \(2\)"):
+        Model("bad", 2, 4096, 32, 8, 128, 100, experts=2, experts_per_token=3)
+    with pytest.raises(ValueError, match="unknown mlp 'relu'; allowed: 'gated', 'plain'"):
+        Model("bad", 2, 4096, 32, 8, 128, 100, mlp="relu")  # type: ignore[arg-type]
+    assert Model("explicit d", 2, 4096, 48, 8, 128, 100, head_dim=64).d == 64
+
+
+def test_a_tensor_parallel_degree_that_splits_a_head_is_refused_naming_which():
+    with pytest.raises(ValueError, match="n_chips = 3 does not divide the 64 query heads"):
+        tf.estimate_inference(LLAMA_70B, "H100 SXM", batch=1, context=1, prompt=1, n_chips=3)
+    with pytest.raises(ValueError, match="n_chips = 16 does not divide the 8 KV heads"):
+        tf.estimate_inference(LLAMA_70B, "H100 SXM", batch=1, context=1, prompt=1, n_chips=16)
+    with pytest.raises(ValueError, match="n_chips must be a positive integer, got 0"):
+        tf.estimate_inference(LLAMA_70B, "H100 SXM", batch=1, context=1, prompt=1, n_chips=0)
+
+
+def test_a_dtype_the_chip_lacks_is_refused_listing_what_it_has():
+    with pytest.raises(rl.UnknownNameError, match=r"H100 SXM has no fp4 arithmetic.*'fp8'"):
+        tf.estimate_inference(
+            LLAMA_70B, "H100", batch=1, context=1, prompt=1, dtypes=InferenceDtypes("fp4")
+        )
+    with pytest.raises(rl.UnknownNameError, match="so kv_cache cannot be 'fp8'"):
+        tf.estimate_inference(
+            LLAMA_70B, "v5e", batch=1, context=1, prompt=1, dtypes=InferenceDtypes(kv_cache="fp8")
+        )
+    fp4 = InferenceDtypes("fp4", "fp8", "fp8")
+    est = tf.estimate_inference(LLAMA_70B, "B200", batch=1, context=1, prompt=1, dtypes=fp4)
+    assert est.weight_bytes_per_chip == pytest.approx(LLAMA_70B.params / 2)
+
+
+def test_bad_sizes_links_and_names_are_refused():
+    with pytest.raises(ValueError, match="batch must be a positive integer, got -1"):
+        tf.estimate_inference(LLAMA_70B, "H100 SXM", batch=-1, context=1, prompt=1)
+    with pytest.raises(ValueError, match="prompt must be a positive integer, got 0"):
+        tf.estimate_inference(LLAMA_70B, "H100 SXM", batch=1, context=1, prompt=0)
+    with pytest.raises(ValueError, match="H100 SXM has no link 'ici'; allowed: 'nvlink4'"):
+        tf.estimate_inference(LLAMA_70B, "H100 SXM", batch=1, context=1, prompt=1, link="ici")
+    with pytest.raises(rl.UnknownNameError, match="known models: llama-3-8b, llama-3-70b"):
+        tf.get_model("gpt-5")
+    assert tf.get_model("Llama-3-70B") is tf.get_model("llama_3_70b") is LLAMA_70B
+
+
+# -- properties -----------------------------------------------------------------------------------
+
+settings.register_profile("transformer", max_examples=40, deadline=None)
+models = st.sampled_from(sorted(tf.MODELS))
+
+
+@settings(settings.get_profile("transformer"))
+@given(key=st.sampled_from(["llama-3-8b", "llama-3-70b", "mistral-7b"]), b=st.integers(1, 32))
+def test_decode_weight_matmuls_have_intensity_about_b_in_bf16(key, b):
+    """X[B, D_in]·Y[D_in, D_out] in bf16: I = B / (1 + B/D_in + B/D_out), just below B."""
+    est = tf.estimate_inference(key, "H100 SXM", batch=b, context=128, prompt=1)
+    for op in est.decode.layer:
+        if op.name in ("qkv projection", "output projection", "mlp up", "mlp down"):
+            assert b * (1 - b / 1024) <= op.intensity <= b
+
+
+@settings(settings.get_profile("transformer"))
+@given(key=models, prompt=st.integers(4096, 32768), b=st.integers(1, 8))
+def test_long_prompts_prefill_compute_bound_on_an_h100(key, prompt, b):
+    est = tf.estimate_inference(key, "H100 SXM", batch=b, context=1, prompt=prompt)
+    assert est.prefill.regime == "compute-bound"
+
+
+@settings(settings.get_profile("transformer"))
+@given(key=models, b=st.integers(1, 512), context=st.integers(1, 32768))
+def test_more_chips_never_increase_per_chip_weight_bytes(key, b, context):
+    model = tf.get_model(key)
+    resident, read = [], []
+    for n in (1, 2, 4, 8):
+        est = tf.estimate_inference(
+            model, "H100 SXM", batch=b, context=context, prompt=1, n_chips=n
+        )
+        resident.append(est.weight_bytes_per_chip)
+        read.append(est.decode.weight_bytes)
+    assert resident == sorted(resident, reverse=True)
+    assert read == sorted(read, reverse=True)
