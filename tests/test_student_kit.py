@@ -58,10 +58,12 @@ def test_marker_names_only_the_platforms_that_need_a_package():
 
 
 def _wheel(files: dict[str, bytes]) -> bytes:
+    """A zip of these files with a fixed timestamp: the bytes (and so the test's id) must be the
+    same in every pytest-xdist worker, which collect at different moments."""
     data = io.BytesIO()
     with zipfile.ZipFile(data, "w") as wheel:
         for name, content in files.items():
-            wheel.writestr(name, content)
+            wheel.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), content)
     return data.getvalue()
 
 
@@ -75,6 +77,7 @@ def _wheel(files: dict[str, bytes]) -> bytes:
         ("kit/wheels/lib.whl", _wheel({"roofline_grader/hidden.py": b"pass"})),
         ("kit/wheels/lib.whl", _wheel({"lib/x.py": b"import roofline_grader.hidden"})),
     ],
+    ids=["solution", "hidden-tests", "solutions-folder", "gradebook", "grader-in-wheel", "import"],
 )
 def test_the_kit_refuses_anything_of_the_grader(name, content):
     files = {"kit/README.md": b"hello", name: content}
