@@ -31,7 +31,7 @@ import pytest
 from tests.book.site import serve
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page, Request, Route
+    from playwright.sync_api import BrowserContext, Page, Request, Route
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = (
@@ -145,6 +145,47 @@ def chromium_page(
             browser.close()
 
 
+@dataclass
+class LocalSite:
+    """A built site served on 127.0.0.1 and a headless Chromium context open on it.
+
+    Attributes:
+        base: the site's URL (``http://127.0.0.1:PORT``).
+        context: the browser context; every request to another host is aborted.
+        blocked: the URLs of the requests that were aborted, in order.
+    """
+
+    base: str
+    context: BrowserContext
+    blocked: list[str] = field(default_factory=list)
+
+
+@contextmanager
+def local_site(html_dir: Path) -> Iterator[LocalSite]:
+    """Serve ``html_dir`` and open a desktop-sized Chromium context on it, offline: requests to
+    any other host are aborted and recorded in :attr:`LocalSite.blocked`; service workers are
+    blocked. The browser is closed on exit."""
+    from playwright.sync_api import sync_playwright
+
+    with serve(html_dir) as base, sync_playwright() as pw:
+        origin = urlparse(base).netloc
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS))
+        try:
+            site = LocalSite(base, browser.new_context(viewport=DESKTOP, service_workers="block"))
+
+            def gate(route: Route, request: Request) -> None:
+                if urlparse(request.url).netloc == origin:
+                    route.continue_()
+                else:
+                    site.blocked.append(request.url)
+                    route.abort()
+
+            site.context.route("**/*", gate)
+            yield site
+        finally:
+            browser.close()
+
+
 def require_chromium() -> None:
     """Skip (on a developer's machine) or fail (in CI) when Debian's Chromium is missing."""
     if os.path.exists(CHROMIUM):
@@ -233,75 +274,59 @@ def _check_links(base: str, html_dir: Path, links: set[str]) -> list[str]:
 
 def check_site(html_dir: Path, pages: list[str], screenshot_dir: Path | None) -> SiteReport:
     """Open every page of ``pages`` (toc paths such as ``book/intro``) from ``html_dir``."""
-    from playwright.sync_api import sync_playwright
 
     if screenshot_dir is not None:
         shutil.rmtree(screenshot_dir, ignore_errors=True)
         (screenshot_dir / "phone").mkdir(parents=True)
-    blocked: list[str] = []
     reports: list[PageReport] = []
     internal: set[str] = set()
-    with serve(html_dir) as base, sync_playwright() as pw:
-        origin = urlparse(base).netloc
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS))
-        try:
-            context = browser.new_context(viewport=DESKTOP, service_workers="block")
-
-            def gate(route: Route, request: Request) -> None:
-                if urlparse(request.url).netloc == origin:
-                    route.continue_()
-                else:
-                    blocked.append(request.url)
-                    route.abort()
-
-            context.route("**/*", gate)
-            for page_path in pages:
-                report = PageReport(page_path, f"{base}/{page_path}.html")
-                page = context.new_page()
-                page.on(
-                    "console",
-                    lambda msg, r=report: (
-                        r.console_errors.append(msg.text) if msg.type == "error" else None
-                    ),
-                )
-                page.on("pageerror", lambda exc, r=report: r.console_errors.append(str(exc)))
-                response = page.goto(report.url, wait_until="load")
-                report.status = response.status if response else None
-                report.facts = page.evaluate(_PAGE_FACTS)
-                if report.facts["widgetViews"]:
-                    try:
-                        page.wait_for_selector(".jupyter-widgets", timeout=WIDGET_TIMEOUT_MS)
-                        page.wait_for_function(
-                            "() => { const i = document.querySelector('.roofline-explorer img');"
-                            " return !document.querySelector('.roofline-explorer') ||"
-                            " (i && i.complete && i.naturalWidth > 0); }",
-                            timeout=WIDGET_TIMEOUT_MS,
-                        )
-                    except Exception as error:  # the report says what was missing
-                        report.console_errors.append(f"widget did not render: {error}")
-                    report.widget = page.evaluate(_WIDGET_FACTS)
-                internal.update(
-                    link for link in report.facts["links"] if urlparse(link).netloc == origin
-                )
-                name = page_path.replace("/", "_")
-                if screenshot_dir is not None:
-                    desktop = screenshot_dir / f"{name}.png"
-                    page.screenshot(path=str(desktop), full_page=True)
-                    report.screenshots.append(desktop)
-                page.set_viewport_size(PHONE)
-                page.wait_for_timeout(300)
-                report.phone_overflow_px = page.evaluate(_PHONE_OVERFLOW)
-                report.phone_figures = page.evaluate(_FIGURE_TEXT)
-                if screenshot_dir is not None:
-                    phone = screenshot_dir / "phone" / f"{name}.png"
-                    page.screenshot(path=str(phone), full_page=True)
-                    report.screenshots.append(phone)
-                page.close()
-                reports.append(report)
-            context.close()
-        finally:
-            browser.close()
+    with local_site(html_dir) as site:
+        base, context, origin = site.base, site.context, urlparse(site.base).netloc
+        for page_path in pages:
+            report = PageReport(page_path, f"{base}/{page_path}.html")
+            page = context.new_page()
+            page.on(
+                "console",
+                lambda msg, r=report: (
+                    r.console_errors.append(msg.text) if msg.type == "error" else None
+                ),
+            )
+            page.on("pageerror", lambda exc, r=report: r.console_errors.append(str(exc)))
+            response = page.goto(report.url, wait_until="load")
+            report.status = response.status if response else None
+            report.facts = page.evaluate(_PAGE_FACTS)
+            if report.facts["widgetViews"]:
+                try:
+                    page.wait_for_selector(".jupyter-widgets", timeout=WIDGET_TIMEOUT_MS)
+                    page.wait_for_function(
+                        "() => { const i = document.querySelector('.roofline-explorer img');"
+                        " return !document.querySelector('.roofline-explorer') ||"
+                        " (i && i.complete && i.naturalWidth > 0); }",
+                        timeout=WIDGET_TIMEOUT_MS,
+                    )
+                except Exception as error:  # the report says what was missing
+                    report.console_errors.append(f"widget did not render: {error}")
+                report.widget = page.evaluate(_WIDGET_FACTS)
+            internal.update(
+                link for link in report.facts["links"] if urlparse(link).netloc == origin
+            )
+            name = page_path.replace("/", "_")
+            if screenshot_dir is not None:
+                desktop = screenshot_dir / f"{name}.png"
+                page.screenshot(path=str(desktop), full_page=True)
+                report.screenshots.append(desktop)
+            page.set_viewport_size(PHONE)
+            page.wait_for_timeout(300)
+            report.phone_overflow_px = page.evaluate(_PHONE_OVERFLOW)
+            report.phone_figures = page.evaluate(_FIGURE_TEXT)
+            if screenshot_dir is not None:
+                phone = screenshot_dir / "phone" / f"{name}.png"
+                page.screenshot(path=str(phone), full_page=True)
+                report.screenshots.append(phone)
+            page.close()
+            reports.append(report)
         broken = _check_links(base, html_dir, internal)
+        blocked = site.blocked
     return SiteReport(reports, blocked, broken)
 
 

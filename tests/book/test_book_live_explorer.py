@@ -21,7 +21,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlparse
 
 import pytest
 
@@ -36,8 +35,7 @@ from roofline_lib.explorer_data import (
 from roofline_lib.fmt import format_number, format_percent, format_quantity
 from roofline_lib.hardware import CATALOG
 from roofline_lib.sharding import COLLECTIVES
-from tests.book.browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE, require_chromium
-from tests.book.site import serve
+from tests.book.browser import DESKTOP, PHONE, local_site, require_chromium
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -88,33 +86,14 @@ class Browser:
 @pytest.fixture(scope="module")
 def browser(html: Path) -> Iterator[Browser]:
     require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with serve(html) as base, sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS))
-        try:
-            context = chromium.new_context(viewport=DESKTOP, service_workers="block")
-            page = context.new_page()
-            page.set_default_timeout(60_000)
-            session = Browser(page, base)
-            origin = urlparse(base).netloc
-
-            def gate(route: Any, request: Any) -> None:
-                if urlparse(request.url).netloc == origin:
-                    route.continue_()
-                else:
-                    session.blocked.append(request.url)
-                    route.abort()
-
-            context.route("**/*", gate)
-            page.on(
-                "console", lambda m: session.errors.append(m.text) if m.type == "error" else None
-            )
-            page.on("pageerror", lambda exc: session.errors.append(str(exc)))
-            session.open(EXPLORER_PAGE)
-            yield session
-        finally:
-            chromium.close()
+    with local_site(html) as site:
+        page = site.context.new_page()
+        page.set_default_timeout(60_000)
+        session = Browser(page, site.base, blocked=site.blocked)
+        page.on("console", lambda m: session.errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda exc: session.errors.append(str(exc)))
+        session.open(EXPLORER_PAGE)
+        yield session
 
 
 # ------------------------------------------------------------------------------------------

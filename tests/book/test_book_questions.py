@@ -16,7 +16,6 @@ import json
 import math
 from collections.abc import Callable
 from pathlib import Path
-from urllib.parse import urlparse
 
 import pytest
 from bs4 import BeautifulSoup
@@ -24,8 +23,7 @@ from bs4 import BeautifulSoup
 import roofline_lib as rl
 from roofline_lib.chapter import LLAMA_70B_RUN
 from roofline_lib.mfu import TrainingFlops
-from tests.book.browser import CHROMIUM, CHROMIUM_ARGS, DESKTOP, require_chromium
-from tests.book.site import serve
+from tests.book.browser import local_site, require_chromium
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("book")]
 
@@ -150,61 +148,44 @@ def _ways_to_write(answer: float, unit: str) -> list[str]:
 def checked(html: Path) -> dict[str, list[dict[str, object]]]:
     """What each box of each concept page says, in the browser, for each kind of input."""
     require_chromium()
-    from playwright.sync_api import sync_playwright
-
     results: dict[str, list[dict[str, object]]] = {}
-    blocked: list[str] = []
-    with serve(html) as base, sync_playwright() as pw:
-        origin = urlparse(base).netloc
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS))
-        try:
-            context = browser.new_context(viewport=DESKTOP, service_workers="block")
+    with local_site(html) as site:
+        base, context = site.base, site.context
+        for page_path in CONCEPT_PAGES:
+            page = context.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda exc, e=errors: e.append(str(exc)))
+            page.goto(f"{base}/{page_path}.html", wait_until="load")
+            out = []
+            for box in _boxes(html, page_path):
+                selector = f"#{box['id']}"
+                field = page.locator(selector)
+                host = page.locator(f"div.predict:has({selector})")
 
-            def gate(route, request) -> None:  # type: ignore[no-untyped-def]
-                if urlparse(request.url).netloc == origin:
-                    route.continue_()
-                else:
-                    blocked.append(request.url)
-                    route.abort()
+                def say(text: str, enter: bool, field=field, host=host) -> tuple[str, str]:  # type: ignore[no-untyped-def]
+                    field.fill(text)
+                    if enter:
+                        field.press("Enter")
+                    else:
+                        host.locator("button.predict-check").click()
+                    state = host.get_attribute("data-state") or ""
+                    return state, host.locator(".predict-message").inner_text()
 
-            context.route("**/*", gate)
-            for page_path in CONCEPT_PAGES:
-                page = context.new_page()
-                errors: list[str] = []
-                page.on("pageerror", lambda exc, e=errors: e.append(str(exc)))
-                page.goto(f"{base}/{page_path}.html", wait_until="load")
-                out = []
-                for box in _boxes(html, page_path):
-                    selector = f"#{box['id']}"
-                    field = page.locator(selector)
-                    host = page.locator(f"div.predict:has({selector})")
-
-                    def say(text: str, enter: bool, field=field, host=host) -> tuple[str, str]:  # type: ignore[no-untyped-def]
-                        field.fill(text)
-                        if enter:
-                            field.press("Enter")
-                        else:
-                            host.locator("button.predict-check").click()
-                        state = host.get_attribute("data-state") or ""
-                        return state, host.locator(".predict-message").inner_text()
-
-                    answer, unit = float(box["answer"]), box.get("unit", "")
-                    mistake = json.loads(box["mistakes"])[0]
-                    out.append(
-                        {
-                            "id": box["id"],
-                            "right": [say(t, enter=True) for t in _ways_to_write(answer, unit)],
-                            "right_by_button": say(repr(answer), enter=False),
-                            "mistake": (mistake["hint"], say(repr(mistake["value"]), True)),
-                            "nonsense": {t: say(t, enter=True) for t in NONSENSE},
-                        }
-                    )
-                results[page_path] = out
-                assert not errors, f"{page_path}: {errors}"
-                page.close()
-        finally:
-            browser.close()
-    assert not blocked, f"requests to other hosts: {blocked}"
+                answer, unit = float(box["answer"]), box.get("unit", "")
+                mistake = json.loads(box["mistakes"])[0]
+                out.append(
+                    {
+                        "id": box["id"],
+                        "right": [say(t, enter=True) for t in _ways_to_write(answer, unit)],
+                        "right_by_button": say(repr(answer), enter=False),
+                        "mistake": (mistake["hint"], say(repr(mistake["value"]), True)),
+                        "nonsense": {t: say(t, enter=True) for t in NONSENSE},
+                    }
+                )
+            results[page_path] = out
+            assert not errors, f"{page_path}: {errors}"
+            page.close()
+    assert not site.blocked, f"requests to other hosts: {site.blocked}"
     return results
 
 
