@@ -99,6 +99,27 @@ def standard_attention_critical_seq_len(
     return ratio_or_inf(s * i_star * d_, d_ - s * i_star)
 
 
+def grouped_heads(
+    B: ArrayLike, S: ArrayLike, d: ArrayLike, q_heads: ArrayLike, kv_heads: ArrayLike
+) -> list[np.ndarray]:
+    """B, S, d, H (``q_heads``) and H_kv (``kv_heads``) checked as positive counts and broadcast
+    together, for attention with grouped key/value heads. H must be a multiple of H_kv: each
+    KV head serves a whole group of G = H / H_kv query heads."""
+    b, s_, d_, hq, hkv = broadcast(
+        B=positive_count("B", B),
+        S=positive_count("S", S),
+        d=positive_count("d", d),
+        q_heads=positive_count("q_heads", q_heads),
+        kv_heads=positive_count("kv_heads", kv_heads),
+    )
+    if np.any(np.mod(hq, hkv) != 0):
+        raise ValueError(
+            "q_heads must be a multiple of kv_heads (each KV head serves a whole group of query "
+            f"heads), got q_heads = {hq.max():g} and kv_heads = {hkv.max():g}"
+        )
+    return [b, s_, d_, hq, hkv]
+
+
 def decode_attention(
     B: ArrayLike,
     S: ArrayLike,
@@ -121,18 +142,7 @@ def decode_attention(
     is, since every request brings its own cache. Batching cannot raise it; sharing each K/V
     head among more query heads can (G = 8 for LLaMA-2-70B: 64 query heads, 8 KV heads).
     """
-    b, s_, d_, hq, hkv = broadcast(
-        B=positive_count("B", B),
-        S=positive_count("S", S),
-        d=positive_count("d", d),
-        q_heads=positive_count("q_heads", q_heads),
-        kv_heads=positive_count("kv_heads", kv_heads),
-    )
-    if np.any(np.mod(hq, hkv) != 0):
-        raise ValueError(
-            "q_heads must be a multiple of kv_heads (each KV head serves a whole group of query "
-            f"heads), got q_heads = {hq.max():g} and kv_heads = {hkv.max():g}"
-        )
+    b, s_, d_, hq, hkv = grouped_heads(B, S, d, q_heads, kv_heads)
     s = bytes_per_element(dtype)
     return Cost(
         "decode attention",

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._checks import ArrayLike, UnknownNameError, broadcast, out, positive_count
-from ..attention import decode_attention
+from ..attention import decode_attention, grouped_heads
 from ..costs import Cost, MatmulDtypes, elementwise, matmul
 from ..dtypes import bytes_per_element
 from ..hardware import Chip
@@ -125,13 +125,7 @@ def prefill_attention(
     tile of M = S rows, its least traffic. Intensity ≈ 4·H·S / (s·(2H + 2H_kv)): it grows with S,
     so long prompts are compute-bound.
     """
-    b, s_, d_, h, hkv = broadcast(
-        B=positive_count("B", B),
-        S=positive_count("S", S),
-        d=positive_count("d", d),
-        q_heads=positive_count("q_heads", q_heads),
-        kv_heads=positive_count("kv_heads", kv_heads),
-    )
+    b, s_, d_, h, hkv = grouped_heads(B, S, d, q_heads, kv_heads)
     s = bytes_per_element(dtype)
     return Cost(
         "prefill attention",

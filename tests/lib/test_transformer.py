@@ -322,3 +322,13 @@ def test_more_chips_never_increase_per_chip_weight_bytes(key, b, context):
         read.append(est.decode.weight_bytes)
     assert resident == sorted(resident, reverse=True)
     assert read == sorted(read, reverse=True)
+
+
+@pytest.mark.parametrize(
+    "attention",
+    [rl.transformer.prefill_attention, lambda *a: rl.decode_attention(*a[:5], dtype=a[5])],
+    ids=["prefill", "decode"],
+)
+def test_grouped_attention_refuses_query_heads_that_kv_heads_do_not_divide(attention) -> None:
+    with pytest.raises(ValueError, match="q_heads must be a multiple of kv_heads"):
+        attention(4, 128, 64, 12, 8, "bf16")
