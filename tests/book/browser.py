@@ -186,6 +186,12 @@ def local_site(html_dir: Path) -> Iterator[LocalSite]:
             browser.close()
 
 
+def collect_errors(page: Page, errors: list[str]) -> None:
+    """Append to ``errors`` every console error and uncaught exception ``page`` reports."""
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+
+
 def require_chromium() -> None:
     """Skip (on a developer's machine) or fail (in CI) when Debian's Chromium is missing."""
     if os.path.exists(CHROMIUM):
@@ -285,13 +291,7 @@ def check_site(html_dir: Path, pages: list[str], screenshot_dir: Path | None) ->
         for page_path in pages:
             report = PageReport(page_path, f"{base}/{page_path}.html")
             page = context.new_page()
-            page.on(
-                "console",
-                lambda msg, r=report: (
-                    r.console_errors.append(msg.text) if msg.type == "error" else None
-                ),
-            )
-            page.on("pageerror", lambda exc, r=report: r.console_errors.append(str(exc)))
+            collect_errors(page, report.console_errors)
             response = page.goto(report.url, wait_until="load")
             report.status = response.status if response else None
             report.facts = page.evaluate(_PAGE_FACTS)
@@ -344,13 +344,7 @@ def check_file_pages(html_dir: Path, pages: list[str]) -> list[PageReport]:
             for page_path in pages:
                 report = PageReport(page_path, (html_dir / f"{page_path}.html").as_uri())
                 page = context.new_page()
-                page.on(
-                    "console",
-                    lambda msg, r=report: (
-                        r.console_errors.append(msg.text) if msg.type == "error" else None
-                    ),
-                )
-                page.on("pageerror", lambda exc, r=report: r.console_errors.append(str(exc)))
+                collect_errors(page, report.console_errors)
                 page.goto(report.url, wait_until="load")
                 report.facts = page.evaluate(_PAGE_FACTS)
                 if report.facts["widgetViews"]:

@@ -35,7 +35,7 @@ from roofline_lib.explorer_data import (
 from roofline_lib.fmt import format_number, format_percent, format_quantity
 from roofline_lib.hardware import CATALOG
 from roofline_lib.sharding import COLLECTIVES
-from tests.book.browser import DESKTOP, PHONE, local_site, require_chromium
+from tests.book.browser import DESKTOP, PHONE, collect_errors, local_site, require_chromium
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -90,8 +90,7 @@ def browser(html: Path) -> Iterator[Browser]:
         page = site.context.new_page()
         page.set_default_timeout(60_000)
         session = Browser(page, site.base, blocked=site.blocked)
-        page.on("console", lambda m: session.errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda exc: session.errors.append(str(exc)))
+        collect_errors(page, session.errors)
         session.open(EXPLORER_PAGE)
         yield session
 
