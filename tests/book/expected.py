@@ -220,12 +220,12 @@ EXPECTED: dict[str, dict[str, str]] = {
     "book/03_roofline_chart": _roofline_chart(),
     "book/04_matmul": _matmul(),
     "book/05_network": _network(),
-    "book/11_errata_and_sources": _errata(),
+    "book/12_errata_and_sources": _errata(),
 }
 """Page → glue name → the text the page must show."""
 
 ERRATA: dict[str, list[str]] = {
-    "book/11_errata_and_sources": [
+    "book/12_errata_and_sources": [
         "er_mfu_unused",
         "er_h100_ci_src",
         "er_h100_ci",

@@ -56,7 +56,7 @@ def test_vector_ops_are_measured_against_the_vector_units_roof(html: Path) -> No
     assert shown["vpu_peak"] == "7e12" and shown["vpu_ci"] == "3"
     assert shown["vpu_gap"] == format_number(3 / 0.5)
     assert "VPU" in _text(html, "book/02_arithmetic_intensity")
-    takeaways = _text(html, "book/10_takeaways")
+    takeaways = _text(html, "book/11_takeaways")
     assert "hundreds of times below any critical intensity" not in takeaways
     assert "vector units" in takeaways
 
@@ -65,7 +65,7 @@ OLD_MFU_RANGES = ("40–60%", "55–70%", "50–65%", "around half", "excellent"
 
 
 @pytest.mark.parametrize(
-    "page", ["book/01_where_the_time_goes", "book/08_mfu", "book/10_takeaways"]
+    "page", ["book/01_where_the_time_goes", "book/08_mfu", "book/11_takeaways"]
 )
 def test_typical_mfu_is_the_one_published_set(html: Path, page: str) -> None:
     text = _text(html, page)

@@ -433,7 +433,7 @@ def test_page_weight_is_reported_and_counts_the_explorer(html: Path) -> None:
 
     weights = {w.page: w for w in page_weights(html) if w.page.startswith("book/")}
     assert not [w for w in weights.values() if w.missing], "a page references a missing asset"
-    explorer, plain = weights[EXPLORER_PAGE], weights["book/10_takeaways"]
+    explorer, plain = weights[EXPLORER_PAGE], weights["book/11_takeaways"]
     extra = sum(
         (html / "_static" / name).stat().st_size
         for name in ("vendor/uplot/uPlot.iife.min.js", "explorer-data.js", "roofline-explorer.js")

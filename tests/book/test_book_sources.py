@@ -27,7 +27,7 @@ from tests.book.test_book_numbers import _article
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("book")]
 
-ERRATA_PAGE = "book/11_errata_and_sources"
+ERRATA_PAGE = "book/12_errata_and_sources"
 ORIGINAL_URL = "https://jax-ml.github.io/scaling-book/roofline/"
 GUIDE_TITLE = "Scaling Book 第 2 章：性能分析基石 — Roofline 模型"
 OTHER_PAGES = [p for p in toc_pages() if p != ERRATA_PAGE]
@@ -55,7 +55,7 @@ def test_intro_names_both_sources(html: Path) -> None:
     assert "How to Scale Your Model" in text, "the intro must name the original"
     links = {a.get("href", "") for a in article.find_all("a")}
     assert ORIGINAL_URL in links, "the intro must link the original"
-    assert any(h.startswith("11_errata_and_sources.html") for h in links), (
+    assert any(h.startswith("12_errata_and_sources.html") for h in links), (
         "the intro must link the errata page"
     )
 
