@@ -1,4 +1,7 @@
-"""Where a pass's time goes: one bar group per operation of a prefill or a decode step.
+"""Where a pass's time goes (:func:`plot_pass_times`), and what a decode step reads as the
+context grows (:func:`plot_decode_bytes`).
+
+:func:`plot_pass_times` draws one bar group per operation of a prefill or a decode step.
 
 Each operation of :class:`~roofline_lib.transformer.analysis.Pass` gets three bars, summed over
 the pass (``count`` × one run, so a layer's operation counts all L layers), on one chip:
@@ -9,6 +12,11 @@ the pass (``count`` × one run, so a layer's operation counts all L layers), on 
 
 The operation's lower bound is the longest of its three bars; the title gives the pass's total
 lower bound, the sum of its operations' own bounds.
+
+:func:`plot_decode_bytes` draws, against the context S, the HBM bytes one decode step of B
+requests reads on one chip: the weights (constant in S), the KV cache (B·S·2·L·(H_kv/N)·d·s_kv,
+linear in S) and the step's total, with the contexts at which the batch no longer fits in HBM
+shaded.
 """
 
 from __future__ import annotations
@@ -19,7 +27,7 @@ from matplotlib.figure import Figure
 
 from .. import palette
 from ..fmt import format_quantity
-from ..plots import axes_or_new, figure_of, fit_figure, legend_below
+from ..plots import axes_or_new, figure_of, fit_figure, legend_below, log_axes
 from .analysis import InferenceEstimate, Pass
 
 PHASES = ("prefill", "decode")
@@ -69,17 +77,20 @@ def plot_pass_times(
         if phase == "prefill"
         else f"one decode step of B = {float(step.batch):g}"
     )
-    where = (
-        f"{estimate.n_chips} × {estimate.chip.name}" if estimate.n_chips > 1 else estimate.chip.name
-    )
     ax.set_title(
-        f"{estimate.model.name}, {what} on {where}: "
+        f"{estimate.model.name}, {what} on {_where(estimate)}: "
         f"≥ {format_quantity(float(step.t_lower_s), 's', 3)}, {step.regime}"
     )
     legend_below(ax, ncols=2)
     fig = figure_of(ax)
     fit_figure(fig)
     return fig
+
+
+def _where(estimate: InferenceEstimate) -> str:
+    """'8 × H100 SXM', or the chip's name on one chip."""
+    chip = estimate.chip.name
+    return f"{estimate.n_chips} × {chip}" if estimate.n_chips > 1 else chip
 
 
 def _linear_below(step: Pass) -> float:
@@ -91,3 +102,81 @@ def _linear_below(step: Pass) -> float:
         for attribute in ("t_math_s", "t_hbm_s", "t_network_s")
     )
     return longest / 1e3 if longest > 0 else 1.0
+
+
+def one_batch(estimate: InferenceEstimate) -> float:
+    """The estimate's batch B, refused unless it is one value (estimate_inference broadcasts a
+    scalar batch against an array of contexts)."""
+    batches = np.unique(np.asarray(estimate.batch))
+    if batches.size != 1:
+        raise ValueError(
+            f"one batch at a time: got batches {', '.join(f'{b:g}' for b in batches)}; pass a "
+            "scalar batch"
+        )
+    return float(batches[0])
+
+
+def kv_equals_weights_context(estimate: InferenceEstimate) -> float:
+    """The context S at which one decode step reads as many KV-cache bytes as weight bytes, per
+    chip: S = weight bytes / (KV-cache bytes per token of context), the KV cache's bytes being
+    B·S·2·L·(H_kv/N)·d·s_kv, linear in S. Needs one batch (a scalar, or an array of one value
+    broadcast against the contexts)."""
+    one_batch(estimate)
+    step = estimate.decode
+    per_token = np.asarray(step.kv_read_bytes, dtype=np.float64) / np.asarray(estimate.context)
+    weights = np.asarray(step.weight_bytes, dtype=np.float64)
+    return float(np.ravel(weights / per_token)[0])
+
+
+def longest_context_that_fits(estimate: InferenceEstimate) -> float:
+    """The context S at which the estimate's batch B fills each chip's HBM:
+    S = (capacity − weights per chip) / (B · KV-cache bytes per token / N), the boundary of
+    :attr:`InferenceEstimate.fits_in_hbm` (0 when the weights alone do not fit)."""
+    batch = one_batch(estimate)
+    free = max(estimate.hbm_capacity_bytes - estimate.weight_bytes_per_chip, 0.0)
+    return free / (batch * estimate.kv_cache_bytes_per_token / estimate.n_chips)
+
+
+def plot_decode_bytes(estimate: InferenceEstimate, ax: Axes | None = None) -> Figure:
+    """HBM bytes one decode step reads per chip against the context S (log-log): the weights,
+    the KV cache and the step's total (weights + KV cache + activations), for the estimate's
+    one batch B over its contexts (a 1-D array of at least two). Contexts past
+    :func:`longest_context_that_fits` (weights and caches overflow the chip's HBM) are shaded,
+    when the chip publishes its capacity. The title gives :func:`kv_equals_weights_context`."""
+    contexts = np.asarray(estimate.context, dtype=np.float64)
+    if contexts.ndim != 1 or contexts.size < 2:
+        raise ValueError(
+            "plot_decode_bytes needs contexts as a 1-D array of at least two values, got shape "
+            f"{contexts.shape}"
+        )
+    crossover = kv_equals_weights_context(estimate)  # refuses an array batch
+    step = estimate.decode
+    ax = axes_or_new(ax)
+    lines = (
+        ("weights", step.weight_bytes, palette.SERIES[0], "-"),
+        ("KV cache", step.kv_read_bytes, palette.SERIES[1], "-"),
+        ("total (with activations)", step.bytes, palette.PEAK, "--"),
+    )
+    for label, values, color, style in lines:
+        ys = np.broadcast_to(np.asarray(values, dtype=np.float64), contexts.shape)
+        ax.plot(contexts, ys, color=color, ls=style, lw=2, label=label)
+    if estimate.chip.hbm_capacity_bytes is not None:
+        limit = longest_context_that_fits(estimate)
+        if limit < contexts.max():
+            ax.axvspan(
+                max(limit, float(contexts.min())),
+                float(contexts.max()),
+                color="0.85",
+                zorder=0,
+                label=f"does not fit in {format_quantity(estimate.hbm_capacity_bytes, 'B')}",
+            )
+    log_axes(ax, "Context S (tokens)", "HBM bytes read per chip", xunit=None, yunit="B")
+    ax.set_xlim(float(contexts.min()), float(contexts.max()))
+    ax.set_title(
+        f"{estimate.model.name}, one decode step of B = {one_batch(estimate):g} on {_where(estimate)}: "
+        f"the KV cache outgrows the weights at S ≈ {crossover:,.0f}"
+    )
+    legend_below(ax, ncols=2)
+    fig = figure_of(ax)
+    fit_figure(fig)
+    return fig
