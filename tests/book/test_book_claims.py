@@ -13,6 +13,7 @@ import pytest
 
 from roofline_lib import published
 from roofline_lib.fmt import format_number, format_percent
+from roofline_lib.transformer import get_model
 from tests.book.test_book_numbers import _article, _rendered
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("book")]
@@ -40,8 +41,8 @@ def test_a_network_bound_two_way_split_is_still_a_speed_up(html: Path) -> None:
 
 
 def test_decode_attention_intensity_is_the_group_size_not_one(html: Path) -> None:
-    heads = published.LLAMA2_70B_ATTENTION
-    g, s = heads.group_size, 4096
+    # page 9's running example, Llama-3-70B: 64 query heads over 8 KV heads
+    g, s = get_model("llama-3-70b").group_size, 4096
     shown = _shown(html, "book/09_inference")
     assert shown["inf_attn_gqa_ai"] == format_number(2 * g * s / (2 * (s + g)))  # 2GS/(s_b(S+G))
     assert shown["inf_attn_ai"] == format_number(2 * s / (2 * (s + 1)))

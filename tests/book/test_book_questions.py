@@ -23,6 +23,7 @@ from bs4 import BeautifulSoup
 import roofline_lib as rl
 from roofline_lib.chapter import LLAMA_70B_RUN
 from roofline_lib.mfu import TrainingFlops
+from roofline_lib.transformer import get_model
 from tests.book.browser import local_site, require_chromium
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("book")]
@@ -53,13 +54,15 @@ def _v5e() -> rl.Chip:
 
 
 def _llama_70b() -> tuple[TrainingFlops, float, float]:
-    """Page 8's worked example: the dense FLOPs per token, and the step's MFU, dense and total."""
-    run = LLAMA_70B_RUN
-    P, L, S = run["n_params"], run["n_layers"], run["seq_len"]
+    """Page 8's worked example: the dense FLOPs per token, and the step's MFU, dense and total.
+    The model is Llama-3-70B's description (P without the input embedding table, which is looked
+    up, not multiplied); the run's figures are the guide's."""
+    run, m = LLAMA_70B_RUN, get_model("llama-3-70b")
+    P, L, S, Hd = m.params - m.vocab * m.d_model, m.layers, run["seq_len"], m.heads * m.d
     B = run["sequences_per_step"] * S
     step, n, peak = run["step_time_s"], run["n_chips"], run["peak_flops_per_s"]
-    flops = rl.training_flops(P, B, n_layers=L, seq_len=S, attention_width=run["d_model"])
-    per_token = rl.training_flops(P, 1, n_layers=L, seq_len=S, attention_width=run["d_model"])
+    flops = rl.training_flops(P, B, n_layers=L, seq_len=S, attention_width=Hd)
+    per_token = rl.training_flops(P, 1, n_layers=L, seq_len=S, attention_width=Hd)
     dense = rl.model_flops_utilization(flops.dense_flops, step, n, peak)
     return per_token, 100 * dense, 100 * flops.total / step / (n * peak)
 
