@@ -170,6 +170,17 @@ class Model:
             self.expert_params
         )
 
+    @property
+    def matmul_params(self) -> int:
+        """P in 6PB and 2PB: the parameters a token is multiplied by, :attr:`active_params` less
+        the input embedding table V·D, which is looked up (one row per token), not multiplied.
+
+        A tied table is also the output projection, so it stays. The norms' (2L + 1)·D weights
+        stay too (elementwise, 0.001% of Llama-3-8B). Llama-3-70B: 70.55e9 − 1.05e9 = 69.50e9.
+        """
+        looked_up = 0 if self.tied_embeddings else self.vocab * self.d_model
+        return self.active_params - looked_up
+
     def kv_cache_bytes_per_token(self, dtype: str = "bf16") -> float:
         """KV-cache bytes one token occupies over the whole model: 2·L·H_kv·d·s (K and V).
 

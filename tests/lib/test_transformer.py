@@ -3,6 +3,8 @@ errors and properties (the command is tested in test_transformer_cli.py)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -44,6 +46,18 @@ def test_mixtral_uses_the_published_active_parameters_per_token():
     assert abs(mixtral.active_params - 12.9e9) <= 0.05e9
     dense = tf.get_model("llama-3-8b")
     assert dense.active_params == dense.params
+
+
+def test_matmul_params_leave_out_only_the_looked_up_input_table():
+    """P of 6PB and 2PB: everything a token is multiplied by. An untied input table is looked up
+    (V·D left out); a tied one is also the output projection (kept); a MoE counts k experts."""
+    llama = tf.get_model("llama-3-70b")
+    assert llama.matmul_params == llama.params - llama.vocab * llama.d_model
+    tied = dataclasses.replace(llama, tied_embeddings=True)
+    assert tied.matmul_params == tied.params
+    mixtral = tf.get_model("mixtral-8x7b")
+    assert mixtral.matmul_params == mixtral.active_params - mixtral.vocab * mixtral.d_model
+    assert mixtral.matmul_params < mixtral.active_params < mixtral.params
 
 
 def test_a_dense_models_parameters_are_its_matrices_norms_and_embeddings():
