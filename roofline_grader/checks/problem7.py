@@ -15,6 +15,7 @@ it, so their critical D is D₀·T_comms/T_math at any D₀, here D₀ = N); (d)
 
 from __future__ import annotations
 
+import math
 import random
 
 import numpy as np
@@ -340,6 +341,7 @@ BIDIRECTIONAL_HINT = (
 )
 BITS_HINT = "InfiniBand's 400 Gb/s is in gigabits per second: eight bits to a byte"
 PER_DIRECTION_HINT = "400 Gb/s is already the rate in each direction (full duplex): do not halve it"
+ROUNDED_HINT = "do not round the critical D: the grader compares it to a relative 10⁻⁶"
 ONE_LINK_HINT = "W is per GPU: all 18 NVLinks to the switch together, not one of them"
 
 
@@ -387,7 +389,11 @@ def _verify_links(plan: Plan, answers: Answers) -> list[Finding]:
                 [float(critical_contracting_dim(PEAK, link, n))],
                 f"the critical D for N = {n} on the H100's dense bf16 peak over that link's "
                 "one-way bandwidth (your critical_d at it)",
-                [(headline[0], [float(critical_contracting_dim(PEAK, headline[1], n))])],
+                [
+                    (headline[0], [float(critical_contracting_dim(PEAK, headline[1], n))]),
+                    (ROUNDED_HINT, [round(float(critical_contracting_dim(PEAK, link, n)))]),
+                    (ROUNDED_HINT, [math.ceil(float(critical_contracting_dim(PEAK, link, n)))]),
+                ],
                 carried=Carried(
                     None if own is None or len(own) != len(VALUES) else [own[i]],
                     "your critical_d (part (c))",
