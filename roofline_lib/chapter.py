@@ -121,3 +121,13 @@ LLAMA_70B_RUN = {
 }
 """The guide's LLaMA-70B MFU example (512 H100s, 2048 × 4096 tokens per step, 7 s per step); the
 original has no MFU section."""
+
+PROBLEM_7_CHIP = "H100 SXM"
+"""Problem 7 (a matmul split over chips; the course's own, neither source has it) times the split
+on the catalog's H100 SXM: its dense bf16 peak and two of its links."""
+PROBLEM_7_NODE_LINK = "nvlink4"
+"""Problem 7's link inside a node: NVLink 4, one-way per GPU (the datasheet's 900 GB/s halved)."""
+PROBLEM_7_CLUSTER_LINK = "ib_ndr"
+"""Problem 7's link between nodes: InfiniBand NDR, one 400 Gb/s port per GPU, one-way."""
+PROBLEM_7_CHIP_COUNTS = (2, 8)
+"""Problem 7 (d) asks for the critical D over each link for two GPUs and for eight (a node)."""

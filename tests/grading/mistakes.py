@@ -536,6 +536,115 @@ MISTAKES: tuple[Mistake, ...] = (
         "is there an S at which it becomes compute-bound",
         visible_hint="so that S is not where it becomes compute-bound",
     ),
+    # -- Problem 7 ------------------------------------------------------------------------------
+    Mistake(
+        "p7a-whole-matmul",
+        "p7a_math",
+        "the whole matmul's FLOPs on each GPU, not its shard's",
+        _one(
+            "p7a-answer",
+            "return 2 * B * (D / N) * F / H100_BF16_FLOPS_PER_S",
+            "return 2 * B * D * F / H100_BF16_FLOPS_PER_S",
+        ),
+        "divide the matmul by N",
+    ),
+    Mistake(
+        "p7a-sparse-peak",
+        "p7a_math",
+        "the datasheet's 2:4-sparse 1,979 TFLOPS as the peak",
+        _one(
+            "p7a-answer",
+            "return 2 * B * (D / N) * F / H100_BF16_FLOPS_PER_S",
+            "return 2 * B * (D / N) * F / 1979e12",
+        ),
+        "not the datasheet's 2:4-sparse headline",
+    ),
+    Mistake(
+        "p7b-sent-once",
+        "p7b_network",
+        "each GPU sends its partial sum once (the two-GPU swap), for any N",
+        (
+            (
+                "p7b-answer",
+                "return 2 * (N - 1) / N * partial_sum_bytes",
+                "return partial_sum_bytes",
+            ),
+            # and solves T_math = T_comms with that: D = N·C/W, consistent with (b)
+            (
+                "p7c-answer",
+                "return 2 * (N - 1) * H100_BF16_FLOPS_PER_S / W",
+                "return N * H100_BF16_FLOPS_PER_S / W",
+            ),
+        ),
+        "not the partial sum once",
+        carried=("p7c_critical", "p7d_links"),
+    ),
+    Mistake(
+        "p7b-n-minus-1",
+        "p7b_network",
+        "the whole partial sum sent to each of the other N − 1 GPUs",
+        _one(
+            "p7b-answer",
+            "return 2 * (N - 1) / N * partial_sum_bytes",
+            "return (N - 1) * partial_sum_bytes",
+        ),
+        "to each of the other N − 1 chips",
+    ),
+    Mistake(
+        "p7b-fp32",
+        "p7b_network",
+        "the partial sums sent in fp32",
+        _one("p7b-answer", "partial_sum_bytes = 2 * B * F", "partial_sum_bytes = 4 * B * F"),
+        "sent in bf16, two bytes per element",
+    ),
+    Mistake(
+        "p7b-B-by-D",
+        "p7b_network",
+        "the partial sum counted as B·D elements",
+        _one("p7b-answer", "partial_sum_bytes = 2 * B * F", "partial_sum_bytes = 2 * B * D"),
+        "Z's shape [B, F], whatever D is",
+    ),
+    Mistake(
+        "p7c-shard",
+        "p7c_critical",
+        "the critical shard D/N given as the critical D",
+        _one(
+            "p7c-answer",
+            "return 2 * (N - 1) * H100_BF16_FLOPS_PER_S / W",
+            "return 2 * (N - 1) / N * H100_BF16_FLOPS_PER_S / W",
+        ),
+        "you gave one chip's shard",
+        carried=("p7d_links",),  # the model's d_crit values call critical_d
+    ),
+    Mistake(
+        "p7c-reversed",
+        "p7c_critical",
+        "network-bound where D exceeds the critical D",
+        _one("p7c-answer", "return D < critical_d(N, W)", "return D > critical_d(N, W)"),
+        "where D falls below the critical D",
+    ),
+    Mistake(
+        "p7d-bidirectional",
+        "p7d_links",
+        "NVLink's bidirectional 900 GB/s headline as W",
+        _one(
+            "p7d-answer",
+            "nvlink_bytes_per_s = NVLINK4_HEADLINE_BYTES_PER_S / 2",
+            "nvlink_bytes_per_s = NVLINK4_HEADLINE_BYTES_PER_S",
+        ),
+        "adds both directions",
+    ),
+    Mistake(
+        "p7d-bits",
+        "p7d_links",
+        "InfiniBand's 400 Gb/s read as bytes/s",
+        _one(
+            "p7d-answer",
+            "ib_bytes_per_s = IB_NDR_PORT_BITS_PER_S / 8",
+            "ib_bytes_per_s = IB_NDR_PORT_BITS_PER_S",
+        ),
+        "eight bits to a byte",
+    ),
 )
 """Every mistake in the catalogue."""
 
