@@ -121,3 +121,11 @@ LLAMA_70B_RUN = {
 }
 """The guide's LLaMA-70B MFU example (512 H100s, 2048 × 4096 tokens per step, 7 s per step); the
 original has no MFU section."""
+
+PROBLEM_9_MODEL = "llama-3-8b"
+"""Problem 9 (one decode step, the course's own: neither source has it) serves this shipped model
+(:data:`roofline_lib.transformer.MODELS`) ..."""
+PROBLEM_9_CHIP = "H100 SXM"
+"""... on one chip of this kind (its dense bf16 peak, HBM bandwidth and 80 GB of HBM) ..."""
+PROBLEM_9_DTYPE = "bf16"
+"""... with its weights and KV cache in this dtype."""
