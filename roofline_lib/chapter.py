@@ -131,3 +131,10 @@ PROBLEM_7_CLUSTER_LINK = "ib_ndr"
 """Problem 7's link between nodes: InfiniBand NDR, one 400 Gb/s port per GPU, one-way."""
 PROBLEM_7_CHIP_COUNTS = (2, 8)
 """Problem 7 (d) asks for the critical D over each link for two GPUs and for eight (a node)."""
+PROBLEM_9_MODEL = "llama-3-8b"
+"""Problem 9 (one decode step, the course's own: neither source has it) serves this shipped model
+(:data:`roofline_lib.transformer.MODELS`) ..."""
+PROBLEM_9_CHIP = "H100 SXM"
+"""... on one chip of this kind (its dense bf16 peak, HBM bandwidth and 80 GB of HBM) ..."""
+PROBLEM_9_DTYPE = "bf16"
+"""... with its weights and KV cache in this dtype."""

@@ -21,11 +21,12 @@ from .analysis import (
     decode_critical_batch,
     estimate_inference,
 )
-from .model import MlpKind, Model
+from .model import MlpKind, Model, kv_cache_bytes_per_token
 from .models import MODELS, get_model, model_names
 from .operations import (
     InferenceDtypes,
     OperationCost,
+    decode_step_cost,
     end_operations,
     experts_touched,
     layer_operations,
@@ -43,10 +44,12 @@ __all__ = [
     "OperationCost",
     "Pass",
     "decode_critical_batch",
+    "decode_step_cost",
     "end_operations",
     "estimate_inference",
     "experts_touched",
     "get_model",
+    "kv_cache_bytes_per_token",
     "layer_operations",
     "model_names",
     "prefill_attention",

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .._checks import positive_count
+from .._checks import ArrayLike, broadcast, out, positive_count
 from ..dtypes import bytes_per_element
 from ..hardware import Citation
 
@@ -29,6 +29,23 @@ class MlpKind(StrEnum):
     def up_matrices(self) -> int:
         """Matrices D→F before the nonlinearity: 2 when gated (gate and up), 1 when plain."""
         return 2 if self is MlpKind.GATED else 1
+
+
+def kv_cache_bytes_per_token(
+    layers: ArrayLike, kv_heads: ArrayLike, head_dim: ArrayLike, dtype: str = "bf16"
+) -> ArrayLike:
+    """KV-cache bytes one token occupies over the whole model: 2·L·H_kv·d·s.
+
+    Every layer caches one key and one value vector (the 2) of d elements per KV head, at s bytes
+    each (s of ``dtype``). Query heads share the KV heads in groups, so H does not appear: only
+    H_kv heads are cached. Llama-3-8B in bf16: 2·32·8·128·2 = 131,072 bytes. Arrays broadcast.
+    """
+    L, h_kv, d = broadcast(
+        layers=positive_count("layers", layers),
+        kv_heads=positive_count("kv_heads", kv_heads),
+        head_dim=positive_count("head_dim", head_dim),
+    )
+    return out(2.0 * L * h_kv * d * bytes_per_element(dtype))
 
 
 def _count(name: str, value: object) -> int:
@@ -184,5 +201,5 @@ class Model:
     def kv_cache_bytes_per_token(self, dtype: str = "bf16") -> float:
         """KV-cache bytes one token occupies over the whole model: 2·L·H_kv·d·s (K and V).
 
-        Llama-3-70B in bf16: 2·80·8·128·2 = 327,680 bytes."""
-        return 2.0 * self.layers * self.kv_heads * self.d * bytes_per_element(dtype)
+        Llama-3-70B in bf16: 2·80·8·128·2 = 327,680 bytes (:func:`kv_cache_bytes_per_token`)."""
+        return float(kv_cache_bytes_per_token(self.layers, self.kv_heads, self.d, dtype))

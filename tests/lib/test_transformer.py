@@ -265,6 +265,25 @@ def test_hbm_fit_and_the_largest_batch_agree():
     assert alone.max_batch == 0 and alone.fits_in_hbm is False
 
 
+def test_the_envelope_decode_step_counts_weights_once_and_each_requests_cache():
+    m = tf.get_model("llama-3-8b")
+    B, S = np.array([1, 64]), 4096
+    step = tf.decode_step_cost(m.params, m.layers, m.heads, m.kv_heads, m.d, B, S)
+    weights = tf.weight_bytes_per_chip(m, 1, "bf16")
+    assert weights == m.params * 2
+    np.testing.assert_allclose(step.bytes_total, weights + B * S * m.kv_cache_bytes_per_token())
+    attention = rl.decode_attention(B, S, m.d, m.heads, m.kv_heads).flops
+    np.testing.assert_allclose(step.flops, 2 * B * m.params + m.layers * attention)
+    assert tf.kv_cache_bytes_per_token(32, 8, 128, "bf16") == m.kv_cache_bytes_per_token()
+    assert tf.kv_cache_bytes_per_token(32, 8, 128, "fp8") == 65_536
+    # the operation-by-operation estimate counts more, and its bound is close
+    est = tf.estimate_inference(m, "H100 SXM", batch=64, context=S, prompt=1)
+    bound = rl.analyze(tf.decode_step_cost(m.params, 32, 32, 8, 128, 64, S), "H100 SXM")
+    assert bound.lower_bound_s == pytest.approx(est.itl_lower_s, rel=0.01)
+    with pytest.raises(ValueError, match="multiple of kv_heads"):
+        tf.decode_step_cost(m.params, 32, 12, 8, 128, 1, 1)
+
+
 # -- shapes ---------------------------------------------------------------------------------------
 
 
