@@ -189,7 +189,7 @@ class Model:
 
     @property
     def matmul_params(self) -> int:
-        """P in 6PB and 2PB: the parameters a token is multiplied by, :attr:`active_params` less
+        """P in MFU's 6PB: the parameters a token is multiplied by, :attr:`active_params` less
         the input embedding table V·D, which is looked up (one row per token), not multiplied.
 
         A tied table is also the output projection, so it stays. The norms' (2L + 1)·D weights

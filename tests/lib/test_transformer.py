@@ -49,7 +49,7 @@ def test_mixtral_uses_the_published_active_parameters_per_token():
 
 
 def test_matmul_params_leave_out_only_the_looked_up_input_table():
-    """P of 6PB and 2PB: everything a token is multiplied by. An untied input table is looked up
+    """P of MFU's 6PB: everything a token is multiplied by. An untied input table is looked up
     (V·D left out); a tied one is also the output projection (kept); a MoE counts k experts."""
     llama = tf.get_model("llama-3-70b")
     assert llama.matmul_params == llama.params - llama.vocab * llama.d_model
