@@ -536,6 +536,120 @@ MISTAKES: tuple[Mistake, ...] = (
         "is there an S at which it becomes compute-bound",
         visible_hint="so that S is not where it becomes compute-bound",
     ),
+    # -- Problem 8 ------------------------------------------------------------------------------
+    Mistake(
+        "p8a-forward-only",
+        "p8a_dense",
+        "2PB, the forward pass only",
+        _one("p8a-answer", "return 6 * P * B", "return 2 * P * B"),
+        "that is the forward pass only",
+        carried=("p8b_attention", "p8c_mfu", "p8d_target", "p8e_possible"),
+    ),
+    Mistake(
+        "p8a-one-flop",
+        "p8a_dense",
+        "a multiply-add counted as one FLOP: 3PB",
+        _one("p8a-answer", "return 6 * P * B", "return 3 * P * B"),
+        "a multiply-add counts as two FLOPs",
+        carried=("p8b_attention", "p8c_mfu", "p8d_target", "p8e_possible"),
+    ),
+    Mistake(
+        "p8b-per-sequence-squared",
+        "p8b_attention",
+        "the per-sequence 12·L·S²·H·d times the step's tokens",
+        _one("p8b-answer", "return 12 * L * S * H * d * B", "return 12 * L * S**2 * H * d * B"),
+        "12·L·S²·H·d is one sequence's attention",
+        carried=("p8c_mfu", "p8d_target", "p8e_possible"),
+    ),
+    Mistake(
+        "p8b-kv-heads",
+        "p8b_attention",
+        "the run's attention counted over the key/value heads H_kv",
+        _one("p8b-answer", "MODEL.heads, MODEL.head_dim", "MODEL.kv_heads, MODEL.head_dim"),
+        "count the query heads H",
+        visible_hint="set step_flops with your training_flops_per_step for the run",
+        carried=("p8c_mfu", "p8d_target", "p8e_possible"),
+    ),
+    Mistake(
+        "p8c-percent",
+        "p8c_mfu",
+        "MFU in percent",
+        _one(
+            "p8c-answer",
+            "return flops_per_step / step_time_s / (n_chips * peak_flops_per_s)",
+            "return 100 * flops_per_step / step_time_s / (n_chips * peak_flops_per_s)",
+        ),
+        "not a percent",
+    ),
+    Mistake(
+        "p8c-one-chip",
+        "p8c_mfu",
+        "MFU against one chip's peak",
+        _one(
+            "p8c-answer",
+            "return flops_per_step / step_time_s / (n_chips * peak_flops_per_s)",
+            "return flops_per_step / step_time_s / peak_flops_per_s",
+        ),
+        "divide by the peak of all of them",
+    ),
+    Mistake(
+        "p8c-sparse-peak",
+        "p8c_mfu",
+        "the run's MFU against the datasheet's 2:4-sparse headline",
+        _one(
+            "p8c-answer",
+            "run_mfu = mfu(step_flops, MEASURED_STEP_TIME_S, N_CHIPS, H100_PEAK_BF16_FLOPS_PER_S)",
+            "run_mfu = mfu(step_flops, MEASURED_STEP_TIME_S, N_CHIPS, 1979e12)",
+        ),
+        "2:4 structured sparsity",
+        visible_hint="set run_mfu with your mfu",
+    ),
+    Mistake(
+        "p8d-times-mfu",
+        "p8d_target",
+        "the step time multiplied by the target MFU instead of divided",
+        _one(
+            "p8d-answer",
+            "return flops_per_step / (target_mfu * n_chips * peak_flops_per_s)",
+            "return flops_per_step * target_mfu / (n_chips * peak_flops_per_s)",
+        ),
+        "a higher MFU means a shorter step",
+    ),
+    Mistake(
+        "p8d-dense-only",
+        "p8d_target",
+        "the target step time from 6PB alone",
+        _one(
+            "p8d-answer",
+            "target_step_time_s = step_time_for_mfu(step_flops, TARGET_MFU,",
+            "target_step_time_s = step_time_for_mfu(\n"
+            "    dense_training_flops(MODEL.params, SEQUENCES_PER_STEP * SEQ_LEN), TARGET_MFU,",
+        ),
+        "6PB and the attention FLOPs",
+        visible_hint="set target_step_time_s with your step_time_for_mfu",
+    ),
+    Mistake(
+        "p8e-one-chip",
+        "p8e_possible",
+        "the shortest step on one chip's peak",
+        _one(
+            "p8e-answer",
+            "return flops_per_step / (n_chips * peak_flops_per_s)",
+            "return flops_per_step / peak_flops_per_s",
+        ),
+        "divide by the peak of all of them",
+    ),
+    Mistake(
+        "p8e-reversed",
+        "p8e_possible",
+        "possible only when the step is faster than the bound",
+        _one(
+            "p8e-answer",
+            "return step_time_s >= min_step_time_s(",
+            "return step_time_s < min_step_time_s(",
+        ),
+        "a step time is possible when it is at least the shortest possible step",
+    ),
 )
 """Every mistake in the catalogue."""
 
