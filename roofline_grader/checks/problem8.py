@@ -66,6 +66,8 @@ SPARSE_HINT = (
 CHIPS_HINT = "the run has N chips: divide by the peak of all of them, N·C"
 PERCENT_HINT = "give MFU as a fraction between 0 and 1, not a percent"
 ATTENTION_HINT = "count every FLOP of the step: 6PB and the attention FLOPs"
+INVERTED_HINT = "MFU is the achieved FLOP/s over the peak FLOP/s, not the other way round"
+SHORTER_HINT = "a higher MFU means a shorter step: divide by the target MFU"
 
 
 # -- unseen models and runs ---------------------------------------------------------------------
@@ -196,11 +198,12 @@ def _plan_attention(rng: random.Random):
 
 def _own_total(answers: Answers) -> Carried:
     """The student's own dense FLOPs (part (a)) plus their own attention FLOPs."""
+    source = "your dense_training_flops (part (a)) and attention_training_flops"
     dense = own_values(answers, "own:dense_training_flops")
     attention = own_values(answers, "attention_training_flops")
     if dense is None or attention is None or len(dense) != len(attention):
-        return Carried(None, "part (a)")
-    return Carried([a + b for a, b in zip(dense, attention, strict=True)], "part (a)")
+        return Carried(None, source)
+    return Carried([a + b for a, b in zip(dense, attention, strict=True)], source)
 
 
 def _verify_attention(plan: Plan, answers: Answers) -> list[Finding]:
@@ -310,6 +313,11 @@ def _verify_mfu(plan: Plan, answers: Answers) -> list[Finding]:
             [
                 (PERCENT_HINT, _scaled(want, 100)),
                 (CHIPS_HINT, [w * n for w, (_, _, n, _) in zip(want, calls, strict=True)]),
+                (INVERTED_HINT, [1 / w for w in want]),
+                (
+                    "the achieved rate is the step's FLOPs divided by its step time",
+                    [w * t * t for w, (_, t, _, _) in zip(want, calls, strict=True)],
+                ),
             ],
         ),
         compare(
@@ -365,11 +373,12 @@ def _verify_target(plan: Plan, answers: Answers) -> list[Finding]:
             "solve the MFU's definition for the step time: at the target MFU the chips do the "
             "step's FLOPs at that fraction of their combined peak",
             [
-                (
-                    "a higher MFU means a shorter step: divide by the target MFU",
-                    [w * m * m for w, (_, m, _, _) in zip(want, calls, strict=True)],
-                ),
+                (SHORTER_HINT, [w * m * m for w, (_, m, _, _) in zip(want, calls, strict=True)]),
                 (CHIPS_HINT, [w * n for w, (_, _, n, _) in zip(want, calls, strict=True)]),
+                (
+                    "the target MFU is already a fraction: do not divide it by 100",
+                    _scaled(want, 100),
+                ),
             ],
         ),
         compare(
@@ -383,6 +392,7 @@ def _verify_target(plan: Plan, answers: Answers) -> list[Finding]:
                 (SPARSE_HINT, [run / 2]),
                 (ATTENTION_HINT, [run * float(RUN_FLOPS.dense_flops) / STEP_FLOPS]),
                 (CHIPS_HINT, [run * N]),
+                (SHORTER_HINT, [run * u * u]),
             ],
             carried=_own_step(answers, lambda own: float(step_time_for_mfu(own, u, N, PEAK))),
         ),
