@@ -138,3 +138,51 @@ PROBLEM_9_CHIP = "H100 SXM"
 """... on one chip of this kind (its dense bf16 peak, HBM bandwidth and 80 GB of HBM) ..."""
 PROBLEM_9_DTYPE = "bf16"
 """... with its weights and KV cache in this dtype."""
+
+@dataclass(frozen=True)
+class TrainingRunGivens:
+    """A training run a problem describes: a model, its chips, and its step's shape and times.
+
+    Attributes:
+        model: a key of :data:`roofline_lib.transformer.MODELS` (P, L, H, d come from it).
+        chip: a catalog chip name; its dense peak in ``dtype`` is C.
+        dtype: the dtype trained in.
+        seq_len: S, tokens per sequence.
+        sequences_per_step: sequences in one training step (B = sequences · S tokens).
+        n_chips: N.
+        measured_step_time_s: the step time the run measures, s.
+        target_mfu: an MFU to reach, a fraction.
+        claimed_step_time_s: a step time someone claims for the same run, s.
+    """
+
+    model: str
+    chip: str
+    dtype: str
+    seq_len: int
+    sequences_per_step: int
+    n_chips: int
+    measured_step_time_s: float
+    target_mfu: float
+    claimed_step_time_s: float
+
+    @property
+    def tokens_per_step(self) -> int:
+        """B = sequences per step · S."""
+        return self.sequences_per_step * self.seq_len
+
+
+PROBLEM_8 = TrainingRunGivens(
+    model="llama-3-8b",
+    chip="H100 SXM",
+    dtype="bf16",
+    seq_len=8192,
+    sequences_per_step=512,
+    n_chips=256,
+    measured_step_time_s=2.5,
+    target_mfu=0.5,
+    claimed_step_time_s=0.9,
+)
+"""Problem 8 (MFU of a whole model; neither source has this problem): Llama-3-8B trained on 256
+H100 SXMs in bf16, 512 sequences of 8,192 tokens per step, measured at 2.5 s per step; the target
+MFU is 50%, and the claimed 0.9 s per step is impossible once attention is counted (its MFU would
+exceed 1) though not with 6PB alone or with the sparse peak."""
