@@ -6,7 +6,7 @@ possible step is ``step_time_for_mfu`` at an MFU of 1. The run's model is
 ``roofline_lib.get_model(PROBLEM_8.model)`` and its peak the catalog's dense bf16 H100 SXM figure.
 
 The hidden checks call a student's functions on unseen models, each a
-``roofline_lib.transformer.Model`` drawn at random (L, D, H, H_kv, d, F, V; P is its ``params``),
+``roofline_lib.transformer.Model`` drawn at random (L, D, H, H_kv, d, F, V; P is its ``matmul_params``),
 with unseen sequence lengths, token counts, chip counts, peaks and step times. Every FLOP count
 is a plain number (the statement asks for scalars), so large counts never overflow an integer
 array. A known mistake's values are the library's reference scaled by the factor the mistake
@@ -97,7 +97,7 @@ def _shapes(rng: random.Random, n: int) -> list[tuple[int, int, int, int, int, i
         model = _model(rng)
         seq_len = log_int(rng, 2, 131072)
         tokens = log_int(rng, 1, 4096) * seq_len
-        runs.append((model.params, model.layers, seq_len, model.heads, model.d, tokens))
+        runs.append((model.matmul_params, model.layers, seq_len, model.heads, model.d, tokens))
     return runs
 
 
@@ -125,7 +125,7 @@ def _scaled(values: Sequence[float], factor: float) -> list[float]:
 
 def _run_args(heads: int = MODEL.heads) -> tuple[int, int, int, int, int, int]:
     """(P, L, S, H, d, B) of the statement's run; ``heads`` H_kv for the grouped-heads mistake."""
-    return (MODEL.params, MODEL.layers, RUN.seq_len, heads, MODEL.d, RUN.tokens_per_step)
+    return (MODEL.matmul_params, MODEL.layers, RUN.seq_len, heads, MODEL.d, RUN.tokens_per_step)
 
 
 RUN_FLOPS = _flops(*_run_args())
@@ -482,7 +482,7 @@ HAND_MODEL = ((10, 2, 3, 4, 5, 6),)
 """The visible checks' run: P = 10, L = 2, S = 3, H = 4, d = 5, B = 6 (dense 360, attention
 8,640 FLOPs), worked by hand."""
 RUN_CALL = (
-    "(MODEL.params, MODEL.layers, SEQ_LEN, MODEL.heads, MODEL.head_dim, "
+    "(MODEL.matmul_params, MODEL.layers, SEQ_LEN, MODEL.heads, MODEL.head_dim, "
     "SEQUENCES_PER_STEP * SEQ_LEN)"
 )
 ON_THE_RUN = "N_CHIPS, H100_PEAK_BF16_FLOPS_PER_S)"

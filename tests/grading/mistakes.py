@@ -732,7 +732,7 @@ MISTAKES: tuple[Mistake, ...] = (
             "p8d-answer",
             "target_step_time_s = step_time_for_mfu(step_flops, TARGET_MFU,",
             "target_step_time_s = step_time_for_mfu(\n"
-            "    dense_training_flops(MODEL.params, SEQUENCES_PER_STEP * SEQ_LEN), TARGET_MFU,",
+            "    dense_training_flops(MODEL.matmul_params, SEQUENCES_PER_STEP * SEQ_LEN), TARGET_MFU,",
         ),
         "6PB and the attention FLOPs",
         visible_hint="set target_step_time_s with your step_time_for_mfu",
