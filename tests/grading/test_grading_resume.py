@@ -14,9 +14,16 @@ import pytest
 from nbgrader.api import Gradebook
 
 from .conftest import CELL_TIMEOUT_S, grading_env, roofline_grade
-from .grading_cases import ASSIGNMENTS, ROOT, cases
+from .grading_cases import ASSIGNMENTS, FULL, ROOT, cases
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("grading")]
+
+TASKS = 2 * len(ASSIGNMENTS)
+"""Two students (solved, partial) × every problem."""
+MISSING = len(ASSIGNMENTS) - 2
+"""The partly right student hands in problems 1 and 6 only."""
+SOLVED_TOTAL = sum(FULL.values())
+"""Every part but the written one (graded by hand), at full marks."""
 
 
 def _rows(workspace: Path) -> list[dict[str, str]]:
@@ -63,25 +70,29 @@ def _interrupted_run(archive: Path, workspace: Path) -> int:
 def _bar_agrees_with_report(run: subprocess.CompletedProcess[str], tally: str) -> None:
     """The progress bar's last line and the report give the same counts (resumed results too)."""
     last = [line for line in run.stderr.splitlines() if line.startswith("grading [")][-1]
-    assert f"12/12, {tally}, done in" in last, last
+    assert f"{TASKS}/{TASKS}, {tally}, done in" in last, last
     assert f"In all: {tally}.\n" in run.stdout, run.stdout
 
 
 def test_an_interrupted_run_rerun_completes_with_everyone_once(
-    archive: Path, tmp_path: Path
+    archive: Path, tmp_path: Path, release: Path
 ) -> None:
     workspace = tmp_path / "workspace"
     status = _interrupted_run(archive, workspace)
     recorded = len(list((workspace / ".roofline" / "results").glob("*.json")))
-    assert status == 130 and 3 <= recorded < 12, (status, recorded)
+    assert status == 130 and 3 <= recorded < TASKS, (status, recorded)
 
     rerun = roofline_grade(archive, "--out", workspace, "--timeout", CELL_TIMEOUT_S)
     assert rerun.returncode == 0, rerun.stderr[-2000:]
-    _bar_agrees_with_report(rerun, "0 with problems, 4 missing, 1 part to grade by hand")
-    assert f"{12 - recorded} graded now, {recorded} unchanged since the last run" in rerun.stdout
+    _bar_agrees_with_report(rerun, f"0 with problems, {MISSING} missing, 1 part to grade by hand")
+    assert f"{TASKS - recorded} graded now, {recorded} unchanged since the last run" in rerun.stdout
     rows = {r["student_id"]: r for r in _rows(workspace)}
     assert sorted(rows) == ["partial", "solved"]
-    assert (rows["solved"]["total"], rows["partial"]["total"]) == ("39", "11")
+    partial = next(c for c in cases(release) if c.student == "partial")
+    assert (rows["solved"]["total"], rows["partial"]["total"]) == (
+        f"{SOLVED_TOTAL:g}",
+        f"{sum(partial.expect.values()):g}",
+    )
     with Gradebook(f"sqlite:///{workspace / 'gradebook.db'}", course_id="roofline") as gb:
         for assignment in ASSIGNMENTS:
             assert sorted(s.student.id for s in gb.find_assignment(assignment).submissions) == [
@@ -94,7 +105,7 @@ def test_an_interrupted_run_rerun_completes_with_everyone_once(
     again = roofline_grade(
         archive, "--out", workspace, "--force", "--timeout", CELL_TIMEOUT_S, "--quiet"
     )
-    assert again.returncode == 0 and "12 graded now" in again.stdout
+    assert again.returncode == 0 and f"{TASKS} graded now" in again.stdout
     assert (workspace / "grades.csv").read_text() == before
 
     # Grading the written answer by hand, then running again, updates the table and nothing else.
@@ -103,11 +114,11 @@ def test_an_interrupted_run_rerun_completes_with_everyone_once(
         grade.manual_score = 2.0
         gb.db.commit()
     final = roofline_grade(archive, "--out", workspace, "--timeout", CELL_TIMEOUT_S)
-    assert "0 graded now, 12 unchanged" in final.stdout
-    _bar_agrees_with_report(final, "0 with problems, 4 missing")
+    assert f"0 graded now, {TASKS} unchanged" in final.stdout
+    _bar_agrees_with_report(final, f"0 with problems, {MISSING} missing")
     assert "Awaiting grading by hand" not in final.stdout
     rows = {r["student_id"]: r for r in _rows(workspace)}
-    assert (rows["solved"]["p4c_why"], rows["solved"]["total"]) == ("2", "41")
+    assert (rows["solved"]["p4c_why"], rows["solved"]["total"]) == ("2", f"{SOLVED_TOTAL + 2:g}")
     assert "graded by hand" in (workspace / "feedback" / "solved" / "index.html").read_text()
 
 
