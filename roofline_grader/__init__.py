@@ -1,4 +1,4 @@
-"""roofline_grader: the instructor's autograder for the course's six problems.
+"""roofline_grader: the instructor's autograder for the course's problems (roofline_grader.checks).
 
 nbgrader does the grading; this package orchestrates it (parallelism, sandboxing, reports).
 

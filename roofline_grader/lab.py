@@ -3,7 +3,7 @@
 nbgrader's Assignments tab lists the assignments an instructor has released to an exchange
 (``$ROOFLINE_EXCHANGE``, else ``<workspace>/exchange``; see nbgrader_config.py). This copies each
 ``exercises/<problem>`` there with nbgrader's own release code, so that JupyterLab opened on
-exercises/ lists the six problems as downloaded, each with Validate and Submit. A submission lands
+exercises/ lists the problems as downloaded, each with Validate and Submit. A submission lands
 in the exchange's inbound folder, from which ``nbgrader collect <problem>`` moves it to the
 workspace's ``submitted/``, ready for ``roofline-grade``; ``roofline-grade --release-feedback`` puts
 the feedback back, for the Assignments tab's Fetch Feedback. Run ``python -m roofline_grader.lab``;

@@ -1,6 +1,6 @@
 """Benchmark: a class of synthetic students, graded in one run, and what its report.html found.
 
-A class of N students (default 300) hands in the six problems, made from the release as students
+A class of N students (default 300) hands in every problem, made from the release as students
 get it and from the catalogue of typical mistakes (tests/grading/mistakes.py, the edits that the
 grading tests hold to their hints). A seeded draw gives each student a skill u ~ U(0, 1), and each
 of their notebooks is, in turn:
