@@ -6,7 +6,7 @@ for workers started by ``dask worker``, dask-jobqueue or dask-kubernetes. The wo
 course's Python environment (the same ``roofline_lib`` and ``roofline_grader``, as Dask requires of
 every worker) and bubblewrap; they need no file of the instructor's:
 
-* the **shipment** (:class:`Shipment`), sent once to every worker through the scheduler: the
+* the **shipment** (:class:`Shipment`), sent once to each worker through the scheduler: the
   template gradebook's bytes, the release's grade cells, the run's settings, and the fingerprint
   of the grader that made them;
 * each **submission** (:class:`Submission`) carries its notebook's bytes;
@@ -301,10 +301,9 @@ class ClusterSession:
         started = time.monotonic()
         try:
             shipment = Shipment(template_db.read_bytes(), settings, grader)
-            try:
-                [shipped] = self.client.scatter([shipment], broadcast=True, hash=False)
-            except OSError as exc:
-                raise ClusterError(self._lost(exc)) from exc
+            # a task, not scattered data: the scheduler keeps it and runs it again on another
+            # worker if every worker that held its result dies (scattered data would be lost)
+            shipped = self.client.submit(_shipment, shipment, pure=False)
             window = max(1, self.n_workers) * IN_FLIGHT_PER_WORKER
             suspects = self._batch(tasks, window, shipped, settings, on_result, stuck_after_s)
             for task in suspects:  # alone, one at a time: only the culprit fails again
@@ -423,6 +422,11 @@ class ClusterSession:
             path.write_bytes(graded.autograded)
             result = replace(result, autograded=str(path))
         return result
+
+
+def _shipment(shipment: Shipment) -> Shipment:
+    """The run's shipment as a task's result (see :meth:`ClusterSession.run`)."""
+    return shipment
 
 
 def _wait_one(done: Any, timeout_s: float) -> Any:

@@ -1,8 +1,9 @@
 """Benchmark: roofline-grade on a Dask cluster against the process pool, and what a MOOC would take.
 
 Side by side in one run, on the same class (``tools.bench_class.make_class``: 100 synthetic
-students by default, the model answers with the catalogue's mistakes, a few notebooks blank,
-missing or broken), each graded from scratch into a fresh workspace:
+students by default, each handing in every problem: the model answers with the catalogue's
+mistakes, a few notebooks blank, missing or broken), each graded from scratch into a fresh
+workspace:
 
 * ``roofline-grade --jobs N`` (this machine's process pool, N = its cores), and
 * ``roofline-grade --cluster local:N`` (a Dask LocalCluster of N worker processes).
@@ -10,10 +11,10 @@ missing or broken), each graded from scratch into a fresh workspace:
 It prints both wall times and their ratio (the target: the cluster within 15 % of the pool on one
 machine), the grades' agreement, and the measured costs that a larger cluster scales:
 
-* c, worker-seconds a notebook: the pool's wall time × N / notebooks;
+* c, worker-seconds a submission: the pool's wall time × N / submissions (student × problem);
 * t_start, the cluster's start-up: connecting a LocalCluster of N workers and closing it, alone;
-* m, the client's serial merge time a notebook (report.json's ``cluster.merge_s``): results are
-  merged into the gradebook one at a time, however many workers grade.
+* m, the client's serial merge time a submission (report.json's ``cluster.merge_s``): results
+  are merged into the gradebook one at a time, however many workers grade.
 
 Capacity model, for n = 10,000 students × 9 problems on W worker machines of this machine's size
 (N worker processes each)::
@@ -21,8 +22,8 @@ Capacity model, for n = 10,000 students × 9 problems on W worker machines of th
     T(W) ≈ t_start + max(n·c / (W·N), n·m)
 
 the larger of the workers' share of the grading and the client's merging, printed for W = 1, 10
-and 100. ``python -m tools.bench_cluster [--students 100] [--problems problem1 problem5 problem9]
-[--jobs N]``; ``make bench`` runs it.
+and 100. ``python -m tools.bench_cluster [--students 100] [--problems problem1 ...] [--jobs N]``;
+``make bench`` runs it (about 10 minutes on two cores).
 """
 
 from __future__ import annotations
@@ -44,7 +45,6 @@ from tools.bench_class import make_class
 ROOT = Path(__file__).resolve().parent.parent
 MOOC_STUDENTS, MOOC_PROBLEMS = 10_000, 9
 TARGET_RATIO = 1.15
-DEFAULT_PROBLEMS = ("problem1", "problem5", "problem9")
 
 
 def grade(submissions: Path, workspace: Path, *options: str) -> tuple[float, dict]:
@@ -96,11 +96,12 @@ def _duration(seconds: float) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.bench_cluster", description=__doc__)
     parser.add_argument("--students", type=int, default=100)
-    parser.add_argument("--problems", nargs="+", default=list(DEFAULT_PROBLEMS))
+    parser.add_argument("--problems", nargs="+", help="default: every problem of the course")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args, _unknown = parser.parse_known_args(list(argv or []))  # tools.bench passes one argv
     course = Course(ROOT)
+    args.problems = args.problems or list(course.assignments)
     unknown = sorted(set(args.problems) - set(course.assignments))
     if args.students < 1 or unknown:
         parser.error(f"--students must be >= 1 and --problems among {course.assignments}")
@@ -108,13 +109,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         release, submissions = Path(tmp) / "release", Path(tmp) / "submissions"
         generate(course, release)
         plan = make_class(release, submissions, args.students, args.seed, args.problems)
-        n = plan.notebooks
         print(
-            f"{args.students} students × {len(args.problems)} problems ({n} notebooks), graded "
-            f"from scratch by --jobs {args.jobs} and by --cluster local:{args.jobs}",
+            f"{args.students} students × {len(args.problems)} problems ({plan.notebooks} notebooks "
+            f"handed in), graded from scratch by --jobs {args.jobs} and by --cluster "
+            f"local:{args.jobs}",
             flush=True,
         )
-        pool_s, _ = grade(submissions, Path(tmp) / "pool", "--jobs", str(args.jobs))
+        pool_s, pool_report = grade(submissions, Path(tmp) / "pool", "--jobs", str(args.jobs))
+        n = pool_report["graded_now"]  # every student × problem, missing ones included
         cluster_s, report = grade(
             submissions, Path(tmp) / "cluster", "--cluster", f"local:{args.jobs}"
         )
@@ -138,9 +140,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     for address, worker in report["cluster"]["workers"].items():
         print(f"    {address}: {worker['notebooks']} notebooks, {worker['seconds']:.0f} s grading")
-    print(f"  c, worker-seconds a notebook:        {c:.3f} s")
+    print(f"  c, worker-seconds a submission:      {c:.3f} s")
     print(f"  t_start, a LocalCluster's start-up:  {start_s:.1f} s")
-    print(f"  m, the client's merge a notebook:    {m * 1000:.1f} ms (serial)")
+    print(f"  m, the client's merge a submission:  {m * 1000:.1f} ms (serial)")
     total = MOOC_STUDENTS * MOOC_PROBLEMS
     print(
         f"capacity model, {MOOC_STUDENTS:,} students × {MOOC_PROBLEMS} problems = {total:,} "
