@@ -30,7 +30,7 @@ export MPLBACKEND := Agg
 # Reinstalls only when pyproject.toml or constraints.txt change.
 $(STAMP): pyproject.toml constraints.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[test]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[test,cluster]'
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3 >/dev/null
 	touch $@
 
@@ -112,7 +112,7 @@ measure: $(STAMP)
 # -- maintenance -------------------------------------------------------------------------------
 lock:
 	rm -rf /tmp/roofline-lock && $(PYTHON) -m venv /tmp/roofline-lock
-	/tmp/roofline-lock/bin/pip install --quiet '.[test]'
+	/tmp/roofline-lock/bin/pip install --quiet '.[test,cluster]'
 	{ echo "# Every package the course installs, pinned (generated with pip freeze from a clean install of pyproject.toml)."; \
 	  echo "# Regenerate: make lock"; /tmp/roofline-lock/bin/pip freeze --exclude roofline-course; } > constraints.txt
 

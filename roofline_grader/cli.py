@@ -32,6 +32,7 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
+from .cluster import ClusterError
 from .config import DEFAULT_CELL_TIMEOUT_S, DEFAULT_NOTEBOOK_TIMEOUT_S
 from .course import Course
 from .exchange import ExchangeUnavailableError, check_exchange
@@ -46,12 +47,16 @@ EXIT_UNPLACED = 3
 """Some files of the submissions could not be placed (and --accept-unplaced was not given)."""
 EXIT_NOTHING = 4
 """No notebook of the submissions could be placed: nothing was graded."""
+EXIT_CLUSTER = 5
+"""The Dask cluster (--cluster) could not be reached, or was lost or refused work during the run."""
 EXIT_STATUSES = (
     "Exit status: 0 every submission graded (bad ones included: they are graded and reported); "
     "2 SUBMISSIONS, the roster, the exchange or a hand-score sheet cannot be used (nothing "
     f"graded); {EXIT_UNPLACED} some files could not be placed to a student and problem (the rest "
     f"is graded; report.txt lists each file and why; --accept-unplaced gives 0); {EXIT_NOTHING} "
-    "no notebook could be placed at all (nothing graded); 130 interrupted."
+    f"no notebook could be placed at all (nothing graded); {EXIT_CLUSTER} the --cluster could not "
+    "be reached (nothing written), or was lost or refused the work (what was graded is kept: "
+    "run again to finish); 130 interrupted."
 )
 
 
@@ -60,6 +65,16 @@ def _positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be a positive whole number, got {text}")
     return value
+
+
+def _cluster(text: str) -> str:
+    from .cluster import parse_cluster
+
+    try:
+        parse_cluster(text, 1)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix(f"--cluster {text!r}: ")) from exc
+    return text
 
 
 def parser() -> argparse.ArgumentParser:
@@ -86,6 +101,16 @@ def parser() -> argparse.ArgumentParser:
         type=_positive,
         default=os.cpu_count() or 1,
         help="worker processes (default: all cores)",
+    )
+    p.add_argument(
+        "--cluster",
+        type=_cluster,
+        metavar="ADDRESS",
+        help=(
+            "grade on a Dask cluster: 'local' (--jobs worker processes), 'local:N', or a "
+            "scheduler's address tcp://HOST:PORT (workers need the course's Python environment "
+            "and bubblewrap; pip install '.[cluster]')"
+        ),
     )
     p.add_argument(
         "--timeout",
@@ -213,6 +238,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         manual_scores=args.manual_scores,
         roster=args.roster,
         problem=args.problem,
+        cluster=args.cluster,
     )
     if args.no_sandbox:
         print(
@@ -230,6 +256,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RosterError as exc:
         print(f"roofline-grade: {exc}", file=sys.stderr)
         return 2
+    except ModuleNotFoundError as exc:
+        if args.cluster is None or exc.name not in ("dask", "distributed"):
+            raise
+        print(
+            f"roofline-grade: --cluster needs Dask's distributed ({exc}): pip install "
+            "'.[cluster]' in the course's folder",
+            file=sys.stderr,
+        )
+        return 2
+    except ClusterError as exc:
+        print(f"roofline-grade: {exc}", file=sys.stderr)
+        return EXIT_CLUSTER
     except (IntakeError, SandboxUnavailableError, ManualSheetError, RubricError) as exc:
         print(f"roofline-grade: {exc}", file=sys.stderr)
         return 2

@@ -119,6 +119,10 @@ class Report:
     feedback_notes: Sequence[str] = ()
     feedback_release: Mapping[str, Any] | None = None
     hand_notes: Sequence[str] = ()
+    cluster_notes: Sequence[str] = ()
+    """The Dask cluster and each worker's throughput (roofline-grade --cluster); empty without."""
+    cluster: Mapping[str, Any] | None = None
+    """The same for report.json (roofline_grader.cluster.ClusterSession.as_json); None without."""
     """What --manual-scores applied and --manual-sheet wrote (roofline_grader.manual)."""
     intake_notes: Sequence[str] = ()
     """The input's layout and the LMS grade files written (roofline_grader.exports)."""
@@ -138,6 +142,7 @@ class Report:
             f"submissions; {self.graded_now} graded now, {n - self.graded_now} unchanged since the "
             f"last run; {format_duration(self.seconds)} with {self.jobs} worker(s).",
             f"Kernel sandbox: {self.sandbox}.",
+            *self.cluster_notes,
             f"Grades: {self.workspace / 'grades.csv'}",
             f"Feedback: {self.workspace / 'feedback'} ({self.feedback_pages} students)",
             *self.feedback_notes,
@@ -196,6 +201,7 @@ class Report:
             "seconds": round(self.seconds, 2),
             "jobs": self.jobs,
             "sandbox": self.sandbox,
+            "cluster": self.cluster,
             "submissions": self.tally.submissions,
             "with_problems": self.tally.with_problems,
             "missing": self.tally.missing,

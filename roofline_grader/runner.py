@@ -5,7 +5,8 @@
 3. Resume: skip submissions the journal says are already graded with this grader and this input.
 4. Grade the rest in parallel worker processes, each in its own scratch course
    (:mod:`~roofline_grader.pool`, :mod:`~roofline_grader.worker`), the longest expected first
-   (:mod:`~roofline_grader.schedule`).
+   (:mod:`~roofline_grader.schedule`); with ``--cluster``, on the workers of a Dask cluster
+   instead (:mod:`~roofline_grader.cluster`), reached before anything is written.
 5. Merge each result as it arrives, serially, into the workspace: the master gradebook, nbgrader's
    ``submitted/`` and ``autograded/`` folders, and the journal.
 6. Write ``grades.csv``, the feedback pages (:mod:`~roofline_grader.feedback`) and a zip of them
@@ -28,6 +29,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .classreport import scores_from_table, summarize, write_html
 from .config import DEFAULT_CELL_TIMEOUT_S, DEFAULT_NOTEBOOK_TIMEOUT_S
@@ -57,6 +59,9 @@ from .sandbox import KernelHome, scratch_root, sweep_stale_scratch
 from .schedule import longest_first, median_seconds
 from .worker import Settings, Task
 
+if TYPE_CHECKING:
+    from .cluster import ClusterSession
+
 
 @dataclass(frozen=True)
 class Options:
@@ -80,6 +85,9 @@ class Options:
     """The class roster (roofline_grader.roster): maps LMS downloads to students; None: none."""
     problem: str | None = None
     """Every notebook of the submissions is this problem (an LMS download of one assignment)."""
+    cluster: str | None = None
+    """Grade on a Dask cluster (roofline_grader.cluster): 'local', 'local:N' or 'tcp://HOST:PORT';
+    None: this machine's process pool, and Dask is not imported."""
 
 
 @dataclass(frozen=True)
@@ -121,19 +129,44 @@ class Workspace:
         return self.root / ".roofline"
 
 
-def _course_files(course: Course) -> list[Path]:
+def _packages() -> list[Path]:
     import roofline_grader
     import roofline_lib
 
     return [
         Path(roofline_lib.__file__).resolve().parent,
         Path(roofline_grader.__file__).resolve().parent,
-        course.solutions,
     ]
 
 
+def _course_files(course: Course) -> list[Path]:
+    return [*_packages(), course.solutions]
+
+
+def grader_fingerprint() -> str:
+    """A hash of this process's roofline_lib and roofline_grader: the hidden checks and the
+    grading code. A cluster's workers must have the client's (roofline_grader.cluster)."""
+    return grader_key([], _packages())
+
+
 def grade_submissions(course: Course, options: Options) -> Report:
-    """Run the whole pipeline; returns the report (already printed to the workspace)."""
+    """Run the whole pipeline; returns the report (already printed to the workspace).
+
+    With ``options.cluster``, the cluster is reached first: ClusterError (nothing written) when
+    it cannot be, or when it is lost or refuses the work during the run (what was graded stays).
+    """
+    if options.cluster is None:
+        return _grade(course, options, None)
+    from .cluster import connect, parse_cluster
+
+    session = connect(parse_cluster(options.cluster, options.jobs))
+    try:
+        return _grade(course, options, session)
+    finally:
+        session.close()
+
+
+def _grade(course: Course, options: Options, session: ClusterSession | None) -> Report:
     started = time.monotonic()
     ws = Workspace(options.out.resolve())
     ws.state.mkdir(parents=True, exist_ok=True)
@@ -174,9 +207,12 @@ def grade_submissions(course: Course, options: Options) -> Report:
     pending = longest_first(pending, median_seconds(journal.timings()), course.assignments)
 
     sweep_stale_scratch()  # what a run killed with SIGKILL left behind
-    home = KernelHome(options.sandbox)  # decides (and explains) the sandbox once, up front
-    sandbox_note = home.summary()
-    home.remove()
+    if session is None:
+        home = KernelHome(options.sandbox)  # decides (and explains) the sandbox once, up front
+        sandbox_note = home.summary()
+        home.remove()
+    else:  # each worker decides, and refuses to grade without one unless --no-sandbox
+        sandbox_note = "decided on each worker"
     pid = os.getpid()
     scratch = Path(tempfile.mkdtemp(prefix=f"roofline-grade-{pid}-", dir=scratch_root()))
     kernels = Path(tempfile.mkdtemp(prefix=f"roofline-kernels-{pid}-run-", dir=scratch_root()))
@@ -218,7 +254,13 @@ def grade_submissions(course: Course, options: Options) -> Report:
         if progress:
             progress.start()
         stuck_after = options.notebook_timeout_s + 120
-        run(pending, settings, options.jobs, on_result, stuck_after)
+        if session is None:
+            run(pending, settings, options.jobs, on_result, stuck_after)
+        else:
+            session.run(
+                pending, settings, template_db, grader_fingerprint(), on_result, stuck_after
+            )
+            sandbox_note = session.sandbox or sandbox_note
         tampered = grader_key([], _course_files(course)) != before
         if options.manual_scores and hand_scores is not None:
             hand_notes.append(apply_scores(gb, options.manual_scores, hand_scores).words())
@@ -260,8 +302,10 @@ def grade_submissions(course: Course, options: Options) -> Report:
         results=[done[t.key] for t in intake.tasks],
         graded_now=len(pending),
         seconds=time.monotonic() - started,
-        jobs=options.jobs,
+        jobs=session.n_workers if session else options.jobs,
         sandbox=sandbox_note,
+        cluster_notes=session.notes() if session else [],
+        cluster=session.as_json() if session else None,
         feedback_pages=len(pages.course_pages),
         feedback_notes=[
             f"  per student: index.html (the whole course) and <problem>/<problem>.html (one "

@@ -3,6 +3,8 @@
 * grading: plain serial nbgrader vs roofline-grade --jobs 1 vs --jobs all cores (tools/bench_grading.py)
 * a class of 300 synthetic students in one run: time, throughput, and whether report.html finds the
   mistakes planted (tools/bench_class.py)
+* the Dask cluster against the process pool on one machine, and the capacity model for a class of
+  10,000 students × 9 problems on 1, 10 and 100 machines (tools/bench_cluster.py)
 * measurement: achieved vs theoretical peak, careful vs naive timing (tools/bench_measure.py)
 * page weight: the bytes of JS + CSS each page of the built book loads (tools/bench_page_weight.py)
 """
@@ -15,6 +17,7 @@ import sys
 BENCHMARKS = (
     "tools.bench_grading",
     "tools.bench_class",
+    "tools.bench_cluster",
     "tools.bench_measure",
     "tools.bench_page_weight",
 )

@@ -1,0 +1,47 @@
+"""--cluster's forms, and Dask staying out of a run that does not ask for it (milliseconds)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from roofline_grader.cluster import ClusterSpec, parse_cluster
+
+from .grading_cases import ROOT
+
+
+@pytest.mark.parametrize(
+    "text, spec",
+    [
+        ("local", ClusterSpec(None, 3)),
+        ("local:1", ClusterSpec(None, 1)),
+        (" local:16 ", ClusterSpec(None, 16)),
+        ("tcp://127.0.0.1:8786", ClusterSpec("tcp://127.0.0.1:8786")),
+        ("tcp://scheduler.example.edu:8786/", ClusterSpec("tcp://scheduler.example.edu:8786")),
+        ("tls://10.0.0.5:8786", ClusterSpec("tls://10.0.0.5:8786")),
+    ],
+)
+def test_the_forms_of_cluster(text: str, spec: ClusterSpec) -> None:
+    assert parse_cluster(text, jobs=3) == spec
+
+
+@pytest.mark.parametrize(
+    "text", ["", "locale", "local:", "local:0", "local:-2", "local:two", "8786", "http://h:1"]
+)
+def test_anything_else_names_the_option_and_the_allowed_forms(text: str) -> None:
+    with pytest.raises(ValueError, match=r"--cluster .*allowed: local, local:N .*tcp://HOST:PORT"):
+        parse_cluster(text, jobs=2)
+
+
+def test_without_cluster_dask_is_not_imported() -> None:
+    code = (
+        "import sys, roofline_grader.cli, roofline_grader.runner, roofline_grader.cluster\n"
+        "roofline_grader.cli.parser().parse_args(['subs'])\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert run.stdout.strip() == "[]"
