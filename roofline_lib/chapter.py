@@ -139,6 +139,7 @@ PROBLEM_9_CHIP = "H100 SXM"
 PROBLEM_9_DTYPE = "bf16"
 """... with its weights and KV cache in this dtype."""
 
+
 @dataclass(frozen=True)
 class TrainingRunGivens:
     """A training run a problem describes: a model, its chips, and its step's shape and times.

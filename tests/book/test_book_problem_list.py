@@ -1,7 +1,7 @@
 """The book's problem pages list exactly the course's problems: one section per problem in the
 grader's registry (roofline_grader.checks, discovered from checks/problemN.py), in order across
-the pages in the table of contents, each linking its exercise notebook. A new problem that the page forgets (or a section for a problem
-that does not exist) fails here, without a build."""
+the pages in the table of contents, each linking its exercise notebook. A new problem that the
+pages forget (or a section for a problem that does not exist) fails here, without a build."""
 
 from __future__ import annotations
 
@@ -33,8 +33,7 @@ def test_the_problem_pages_are_in_the_table_of_contents_in_this_order() -> None:
 def test_one_section_per_registered_problem_in_order() -> None:
     numbers = [number for number, _ in _sections()]
     assert [f"problem{n}" for n in numbers] == list(PROBLEMS), (
-        f"the problem pages have sections for problems {numbers}; the registry has "
-        f"{list(PROBLEMS)}"
+        f"the problem pages have sections for problems {numbers}; the registry has {list(PROBLEMS)}"
     )
 
 
