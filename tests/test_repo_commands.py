@@ -61,7 +61,7 @@ def test_setup_installs_once_and_is_skipped_when_nothing_changed(make_in_a_copy)
     folder, make = make_in_a_copy
     returncode, calls = make(STAMP)
     assert returncode == 0
-    assert any(c.startswith("-m pip install") and "-e .[test]" in c for c in calls), calls
+    assert any(c.startswith("-m pip install") and "-e .[test,cluster]" in c for c in calls), calls
     assert make("-q", STAMP)[0] == 0, "make would reinstall the venv although nothing changed"
     assert make(STAMP)[1] == calls, "a second set-up ran the install again"
     # a pin changes: the next `make book` or `make test` reinstalls
