@@ -2,7 +2,9 @@
 
 Prose is what a reader reads as sentences: the page's article with its code cells (source and
 output: tables, figures and printed numbers computed on the page), displayed and inline math,
-tables and the page's navigation taken out. Headings, admonitions, captions and the worked
+tables, the page's navigation, and what the build machine writes about itself taken out (its
+description and the caveats of its measurement, in a ``machine-output`` div: output like a code
+cell's, as long as that machine makes it). Headings, admonitions, captions and the worked
 solutions in dropdowns stay in: they are read too. A word is a run of letters (with inner
 apostrophes or hyphens); numbers are not words.
 
@@ -45,6 +47,7 @@ NOT_PROSE = (
     "nav",
     "div.prev-next-area",
     "a.headerlink",
+    "div.machine-output",
 )
 """CSS selectors of what is taken out of the article before counting."""
 

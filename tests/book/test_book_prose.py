@@ -38,6 +38,7 @@ def test_the_counter_leaves_out_code_math_and_tables() -> None:
         "<div class='cell_input'><pre>print('not prose at all')</pre></div>"
         "<table><tr><td>not counted either</td></tr></table>"
         "<details><summary>Solution</summary><p>counted too, 1,200 is no word</p></details>"
+        "<div class='machine-output'><ul><li>The clock varied during the run.</li></ul></div>"
         "</article>"
     )
     assert prose_words(page) == 2 + 3 + 1 + 5  # "1,200" is a number, not a word
