@@ -14,6 +14,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,31 @@ def roofline_grade(*args: str | Path, timeout: float = 600) -> subprocess.Comple
         timeout=timeout,
         check=False,
     )
+
+
+def grading_in_background(*args: str | Path) -> subprocess.Popen[str]:
+    """The roofline-grade command line started in a subprocess, as :func:`roofline_grade` runs
+    it, without waiting (its output is piped)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "roofline_grader.cli", *map(str, args)],
+        cwd=ROOT,
+        env=grading_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def wait_for_results(
+    workspace: Path, count: int, run: subprocess.Popen[str], timeout_s: float = 300
+) -> None:
+    """Wait until the run's journal holds ``count`` results, the run ends, or ``timeout_s``."""
+    results = workspace / ".roofline" / "results"
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline and run.poll() is None:
+        if results.is_dir() and len(list(results.glob("*.json"))) >= count:
+            return
+        time.sleep(0.1)
 
 
 def nbgrader(

@@ -23,7 +23,15 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import CELL_TIMEOUT_S, grading_env, roofline_grade
+from roofline_grader.cluster import QUIET_DASK
+
+from .conftest import (
+    CELL_TIMEOUT_S,
+    grading_env,
+    grading_in_background,
+    roofline_grade,
+    wait_for_results,
+)
 from .grading_cases import ASSIGNMENTS, FULL, ROOT, Case, cases, p1, solved
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("cluster")]
@@ -80,7 +88,7 @@ def dask_processes(
     folder.mkdir(parents=True, exist_ok=True)
     file = folder / "scheduler.json"
     file.unlink(missing_ok=True)
-    env = grading_env(DASK_LOGGING__DISTRIBUTED="error")
+    env = grading_env(**QUIET_DASK)  # the settings --cluster local uses, as the README advises
     log = (folder / "dask.log").open("ab")
     started: list[subprocess.Popen[bytes]] = []
 
@@ -177,26 +185,8 @@ def test_a_worker_killed_mid_batch_loses_and_doubles_no_one(
 ) -> None:
     workspace = tmp_path / "ws"
     with dask_processes(tmp_path / "dask") as dask:
-        grading = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "roofline_grader.cli",
-                klass,
-                *_options(workspace, "--cluster", dask.address),
-            ],
-            cwd=ROOT,
-            env=grading_env(),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        results = workspace / ".roofline" / "results"
-        deadline = time.monotonic() + 300
-        while time.monotonic() < deadline and grading.poll() is None:
-            if results.is_dir() and len(list(results.glob("*"))) >= 2:
-                break
-            time.sleep(0.1)
+        grading = grading_in_background(klass, *_options(workspace, "--cluster", dask.address))
+        wait_for_results(workspace, 2, grading)
         os.kill(dask.workers[0].pid, signal.SIGKILL)  # it has a task running: each has one
         _, stderr = grading.communicate(timeout=600)
         assert dask.workers[0].poll() == -signal.SIGKILL
@@ -251,33 +241,15 @@ def test_a_lost_scheduler_stops_the_run_and_a_rerun_resumes(
 ) -> None:
     workspace = tmp_path / "ws"
     with dask_processes(tmp_path / "dask") as dask:
-        grading = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "roofline_grader.cli",
-                klass,
-                *_options(workspace, "--cluster", dask.address),
-            ],
-            cwd=ROOT,
-            env=grading_env(),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        results = workspace / ".roofline" / "results"
-        deadline = time.monotonic() + 300
-        while time.monotonic() < deadline and grading.poll() is None:
-            if results.is_dir() and len(list(results.glob("*"))) >= 3:
-                break
-            time.sleep(0.1)
+        grading = grading_in_background(klass, *_options(workspace, "--cluster", dask.address))
+        wait_for_results(workspace, 3, grading)
         os.kill(dask.scheduler.pid, signal.SIGKILL)
         started = time.monotonic()
         _, stderr = grading.communicate(timeout=300)
         assert time.monotonic() - started < 120
     assert grading.returncode == 5, (grading.returncode, stderr[-3000:])
     assert "lost the Dask scheduler" in stderr and "run the same command again" in stderr
-    kept = len(list(results.glob("*")))
+    kept = len(_results(workspace))
     total = len(STUDENTS) * len(ASSIGNMENTS)
     assert 3 <= kept < total
 

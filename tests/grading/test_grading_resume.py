@@ -5,16 +5,14 @@ from __future__ import annotations
 import csv
 import signal
 import subprocess
-import sys
-import time
 import zipfile
 from pathlib import Path
 
 import pytest
 from nbgrader.api import Gradebook
 
-from .conftest import CELL_TIMEOUT_S, grading_env, roofline_grade
-from .grading_cases import ASSIGNMENTS, FULL, ROOT, cases
+from .conftest import CELL_TIMEOUT_S, grading_in_background, roofline_grade, wait_for_results
+from .grading_cases import ASSIGNMENTS, FULL, cases
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("grading")]
 
@@ -47,21 +45,9 @@ def archive(tmp_path_factory: pytest.TempPathFactory, release: Path) -> Path:
 
 def _interrupted_run(archive: Path, workspace: Path) -> int:
     """Start a run, stop it with Ctrl-C once a few results are recorded; returns the exit status."""
-    options = ["--out", str(workspace), "--jobs", "1", "--timeout", str(CELL_TIMEOUT_S), "--quiet"]
-    process = subprocess.Popen(
-        [sys.executable, "-m", "roofline_grader.cli", str(archive), *options],
-        cwd=ROOT,
-        env=grading_env(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    results = workspace / ".roofline" / "results"
-    deadline = time.monotonic() + 240
-    while time.monotonic() < deadline and process.poll() is None:
-        if results.is_dir() and len(list(results.glob("*.json"))) >= 3:
-            break
-        time.sleep(0.2)
+    options = ["--out", workspace, "--jobs", "1", "--timeout", CELL_TIMEOUT_S, "--quiet"]
+    process = grading_in_background(archive, *options)
+    wait_for_results(workspace, 3, process, timeout_s=240)
     process.send_signal(signal.SIGINT)
     process.communicate(timeout=120)
     return process.returncode
