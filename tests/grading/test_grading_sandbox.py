@@ -267,9 +267,16 @@ def _attacker(release: Path, student: str, attack: str) -> Case:
     return Case(student, {"problem1": nb}, problem1_full())
 
 
-@pytest.fixture(scope="module")
-def hostile(tmp_path_factory: pytest.TempPathFactory, release: Path) -> HostileRun:
-    root = tmp_path_factory.mktemp("hostile")
+GRADED_BY = {"pool": ("--jobs", "2"), "cluster": ("--cluster", "local:2")}
+"""The hostile class is graded twice: by the process pool, and by a Dask cluster's worker
+processes (roofline_grader.cluster), whose kernels must be just as sealed."""
+
+
+@pytest.fixture(scope="module", params=list(GRADED_BY))
+def hostile(
+    tmp_path_factory: pytest.TempPathFactory, release: Path, request: pytest.FixtureRequest
+) -> HostileRun:
+    root = tmp_path_factory.mktemp(f"hostile-{request.param}")
     submissions, workspace = root / "submissions", root / "workspace"
     cases = [Case(f"honest-{i}", {"problem1": solved(release, "problem1")}) for i in (1, 2, 3)]
     cases += [
@@ -279,7 +286,13 @@ def hostile(tmp_path_factory: pytest.TempPathFactory, release: Path) -> HostileR
     for case in cases:
         case.write(submissions)
     run = roofline_grade(
-        submissions, "--out", workspace, "--jobs", "2", "--timeout", CELL_TIMEOUT_S, "--quiet"
+        submissions,
+        "--out",
+        workspace,
+        *GRADED_BY[request.param],
+        "--timeout",
+        CELL_TIMEOUT_S,
+        "--quiet",
     )
     assert run.returncode == 0, run.stderr[-3000:]
     results = {}
