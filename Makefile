@@ -38,7 +38,7 @@ setup: $(STAMP) $(STATIC_STAMP)
 
 # MathJax, require.js and the widget manager, from the npm registry, served from _static.
 $(STATIC_STAMP): tools/fetch_static.py $(STAMP)
-	$(BIN)/python tools/fetch_static.py book/_static/vendor
+	$(BIN)/python tools/fetch_static.py book/_static/vendor book/_fonts
 
 # -- the book ------------------------------------------------------------------------------
 # Executed pages are cached by notebook content; a change to the library (or the book's helpers)

@@ -6,7 +6,13 @@ from CDNs by default; this script downloads pinned releases once, at set-up, int
 ``book/_static/vendor/``, and ``_config.yml`` and ``book/_ext`` point at those copies. Each
 tarball's SHA-512 is checked against the registry's published integrity.
 
-Usage: python tools/fetch_static.py book/_static/vendor
+It also fetches the Chinese edition's font, IBM Plex Sans SC (SIL Open Font License), whose
+complete WOFF files go into a second folder outside the book's static files (``book/_fonts/``):
+each is converted to OpenType there, for matplotlib to draw Chinese figure text, and the book
+serves only a subset of it, the characters its Chinese pages use (book/_ext/i18n.py), so a reader
+needs no Chinese font of their own.
+
+Usage: python tools/fetch_static.py book/_static/vendor [book/_fonts]
 """
 
 from __future__ import annotations
@@ -38,6 +44,20 @@ PACKAGES = (
         },
     ),
 )
+
+FONT_PACKAGE = (
+    "@ibm/plex-sans-sc",
+    "1.1.0",
+    {
+        "package/fonts/complete/woff/hinted/IBMPlexSansSC-Regular.woff": "IBMPlexSansSC-Regular.woff",
+        "package/fonts/complete/woff/hinted/IBMPlexSansSC-SemiBold.woff": (
+            "IBMPlexSansSC-SemiBold.woff"
+        ),
+        "package/LICENSE.txt": "LICENSE.txt",
+    },
+)
+"""The CJK font of the Chinese edition: complete (not split) WOFF, which fontTools reads without
+brotli."""
 
 
 def _get(url: str) -> bytes:
@@ -82,10 +102,33 @@ def _extract(data: bytes, mapping: dict[str, str], dest: Path) -> int:
     return count
 
 
+def fetch_fonts(dest: Path) -> None:
+    """The CJK font's WOFF files, and an OpenType copy of each (``.otf``) for matplotlib."""
+    from fontTools.ttLib import TTFont
+
+    name, version, mapping = FONT_PACKAGE
+    tmp = dest.with_name(dest.name + ".tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    count = _extract(_tarball(name, version), mapping, tmp)
+    if count != len(mapping):
+        raise SystemExit(f"{name}@{version}: found {count} of {list(mapping)}")
+    for woff in tmp.glob("*.woff"):
+        font = TTFont(woff)
+        font.flavor = None
+        font.save(woff.with_suffix(".otf"))
+    (tmp / ".fetched").write_text(json.dumps({name: version}, indent=1) + "\n")
+    shutil.rmtree(dest, ignore_errors=True)
+    tmp.rename(dest)
+    print(f"fetched {name}@{version}: {count} files, converted to OpenType")
+
+
 def main(argv: list[str]) -> int:
-    if len(argv) != 1:
+    if len(argv) not in (1, 2):
         print(__doc__.strip().splitlines()[-1], file=sys.stderr)
         return 2
+    if len(argv) == 2:
+        fetch_fonts(Path(argv[1]))
     dest = Path(argv[0])
     tmp = dest.with_name(dest.name + ".tmp")
     shutil.rmtree(tmp, ignore_errors=True)

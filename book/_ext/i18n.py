@@ -1,0 +1,312 @@
+"""Sphinx extension: the book's editions in other languages (Sphinx gettext, ``locales/``).
+
+The Chinese edition is the same MyST sources built with ``language: zh_CN``: Sphinx replaces
+each paragraph, title, caption and table cell by its translation from
+``locales/<language>/LC_MESSAGES/<page>.po``; code cells, their outputs, glued numbers and
+figures are the English edition's own (figures are drawn again with the language's words, see
+:mod:`roofline_lib.words`).
+
+What this extension adds to stock Sphinx internationalisation:
+
+* **Glue in translations.** A translated message is parsed again on its own (Sphinx's
+  ``publish_msgstr``), without the notebook whose outputs ``{glue:text}`` reads; myst-nb then
+  finds no glue data. :class:`TranslatingNbParser` lends the page's own notebook renderer to
+  those re-parses, so a number glued in a translation is the library's, as in English.
+* **Editions and the language switch.** :data:`EDITIONS` lists the book's languages and where
+  each is published under the English site (Chinese: ``zh/``). Every page of every edition gets
+  a header button to the same page of each other edition (``static/language-switch.js`` keeps
+  the section the reader is at, the URL's ``#anchor``: section ids are the English ones in every
+  edition).
+* **A Chinese font the reader need not have.** A Chinese edition serves a subset of IBM Plex Sans
+  SC (fetched from the npm registry by tools/fetch_static.py into ``book/_fonts/``): at the end of
+  the build, the characters its pages use are cut from the font into ``_static/cjk/`` as WOFF,
+  and ``cjk.css`` puts it after the Latin fonts of the theme.
+* **Drift fails the build.** In a translated edition every translatable message of every page
+  must have a current translation: a message that is missing, fuzzy (Sphinx skips fuzzy
+  entries), or left over from changed English is a warning, so ``-W`` fails the build until the
+  catalog is updated (``make translations`` says what needs work).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from babel.messages.pofile import read_po
+from docutils import nodes
+from myst_nb.sphinx_ import Parser as NbParser
+from sphinx.application import Sphinx
+from sphinx.transforms import SphinxTransform
+from sphinx.util import logging
+from sphinx.util.nodes import extract_messages
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Edition:
+    """One language of the book: its Sphinx language code, the folder it is published in under
+    the English site's root ("" for English), and the switch's label in its own language."""
+
+    language: str
+    folder: str
+    label: str
+
+    @property
+    def html_lang(self) -> str:
+        """The BCP 47 tag of ``<html lang>`` (``zh-CN``; Sphinx's code is ``zh_CN``)."""
+        return self.language.replace("_", "-")
+
+
+EDITIONS = (Edition("en", "", "English"), Edition("zh_CN", "zh", "中文"))
+"""The book's editions; the first is the original, the others are built from its catalogs."""
+
+FONT_DIR = Path(__file__).resolve().parents[1] / "_fonts"
+"""IBM Plex Sans SC, fetched by tools/fetch_static.py (WOFF and OpenType)."""
+FONT_FACES = (("IBMPlexSansSC-Regular.woff", 400), ("IBMPlexSansSC-SemiBold.woff", 600))
+FONT_FAMILY = "IBM Plex Sans SC"
+EMOJI_FONTS = '"Apple Color Emoji", "Segoe UI Emoji", "Segoe UI Symbol", "Noto Color Emoji"'
+"""The end of pydata-sphinx-theme's font stack, kept after ours."""
+STATIC = Path(__file__).parent / "static"
+
+
+def edition(language: str | None) -> Edition:
+    """The edition of a Sphinx language code (None or "en": English)."""
+    for candidate in EDITIONS:
+        if candidate.language == (language or "en"):
+            return candidate
+    allowed = ", ".join(e.language for e in EDITIONS)
+    raise ValueError(f"language must be one of {allowed}, got {language!r}")
+
+
+def switch_url(pagename: str, current: Edition, target: Edition) -> str:
+    """The relative URL from ``pagename`` in ``current`` to the same page in ``target``."""
+    up = "../" * pagename.count("/")
+    if current.folder:
+        up += "../" * (current.folder.count("/") + 1)
+    down = f"{target.folder}/" if target.folder else ""
+    return f"{up}{down}{pagename}.html"
+
+
+def _language_switch(
+    app: Sphinx, pagename: str, templatename: str, context: dict, doctree: object
+) -> None:
+    current = edition(app.config.language)
+    context["language"] = current.html_lang
+    buttons = [
+        {
+            "type": "link",
+            "url": switch_url(pagename, current, other),
+            "text": other.label,
+            "tooltip": f"{other.label}: {pagename}",
+            "icon": "fas fa-language",
+            "label": f"language-switch-{other.language}",
+            "classes": "language-switch",
+        }
+        for other in EDITIONS
+        if other != current
+    ]
+    if "header_buttons" in context:
+        context["header_buttons"][:0] = buttons
+
+
+def _is_cjk(language: str | None) -> bool:
+    return bool(language) and str(language).split("_")[0] in ("zh", "ja", "ko")
+
+
+def _font_css(app: Sphinx, config: Any) -> None:
+    if not _is_cjk(config.language):
+        return
+    app.add_css_file("cjk/cjk.css")
+
+
+_TEXT = re.compile(r"[^\x00-\x7f]")
+
+
+def _subset_font(app: Sphinx, exception: Exception | None) -> None:
+    """Cut the characters the edition's pages use out of the CJK font, into ``_static/cjk/``."""
+    if exception is not None or app.builder.format != "html" or not _is_cjk(app.config.language):
+        return
+    from fontTools import subset
+
+    outdir = Path(app.outdir)
+    used: set[str] = set()
+    for path in [*outdir.rglob("*.html"), *outdir.glob("searchindex.js")]:
+        used.update(_TEXT.findall(path.read_text(encoding="utf-8", errors="ignore")))
+    target = outdir / "_static" / "cjk"
+    target.mkdir(parents=True, exist_ok=True)
+    faces = []
+    text = "".join(sorted(used)) + "".join(chr(c) for c in range(0x20, 0x7F))
+    for name, weight in FONT_FACES:
+        source = FONT_DIR / name
+        if not source.is_file():
+            logger.warning(
+                "the Chinese font %s is missing; run `make setup` (tools/fetch_static.py)",
+                source,
+                type="i18n",
+                subtype="font",
+            )
+            return
+        options = subset.Options()
+        options.flavor = "woff"
+        options.layout_features = ["*"]
+        font = subset.load_font(str(source), options)
+        subsetter = subset.Subsetter(options)
+        subsetter.populate(text=text)
+        subsetter.subset(font)
+        subset.save_font(font, str(target / name), options)
+        faces.append(
+            f'@font-face {{ font-family: "{FONT_FAMILY}"; font-weight: {weight}; '
+            f'font-display: swap; src: url("{name}") format("woff"); }}'
+        )
+    stack = f'system-ui, "{FONT_FAMILY}", sans-serif, {EMOJI_FONTS}'
+    (target / "cjk.css").write_text(
+        "/* IBM Plex Sans SC (SIL OFL 1.1), cut to the characters of this edition */\n"
+        + "\n".join(faces)
+        + f"\n:root {{\n  --pst-font-family-base: {stack};\n"
+        + f"  --pst-font-family-heading: {stack};\n}}\n",
+        encoding="utf-8",
+    )
+
+
+_RENDERERS: dict[str, Any] = {}
+"""docname -> the myst-nb renderer of the page being read (only while it is read)."""
+
+TRANSLATED_SUFFIX = "<translated>"
+"""How Sphinx marks the source of a re-parsed translation (sphinx.transforms.i18n)."""
+
+
+class _KeepRenderer(dict[str, Any]):
+    """A document's attributes that remember the notebook renderer myst-nb pops off at the end
+    of parsing (myst_nb.sphinx_.Parser.parse stores it "temporarily")."""
+
+    kept: Any = None
+
+    def pop(self, key: str, *default: Any) -> Any:
+        value = super().pop(key, *default)
+        if key == "nb_renderer":
+            self.kept = value
+        return value
+
+
+class TranslatingNbParser(NbParser):
+    """myst-nb's parser, which also gives a translated message the glue data of its page."""
+
+    def parse(self, inputstring: str, document: nodes.document) -> None:
+        env = self.env if getattr(document.settings, "env", None) is None else document.settings.env
+        if document.current_source.endswith(TRANSLATED_SUFFIX):
+            renderer = _RENDERERS.get(env.docname)
+            if renderer is not None:
+                document.attributes["nb_renderer"] = renderer
+            try:
+                super().parse(inputstring, document)
+            finally:
+                document.attributes.pop("nb_renderer", None)
+            return
+        attributes = _KeepRenderer(document.attributes)
+        document.attributes = attributes
+        super().parse(inputstring, document)
+        document.attributes = dict(attributes)
+        if attributes.kept is not None:
+            _RENDERERS[env.docname] = attributes.kept
+
+
+MACHINE_OUTPUT = "machine-output"
+"""The class of a ``{div}`` holding what the build machine measured and wrote (page 9): it
+changes from build to build, so it is not in the catalogs."""
+
+
+class NotProse(SphinxTransform):
+    """Leave out of the catalogs what is not prose: the page's front matter (jupytext's
+    settings), display math (the same in every language) and the build machine's own output."""
+
+    default_priority = 5  # before Sphinx's PreserveTranslatableMessages (10) and Locale (20)
+
+    def apply(self, **kwargs: Any) -> None:
+        front_matter = [
+            child
+            for child in self.document.children
+            if isinstance(child, (nodes.docinfo, nodes.field_list))
+        ]
+        for block in front_matter:
+            for node in block.findall(nodes.TextElement):
+                node["translatable"] = False
+        for node in self.document.findall(nodes.math_block):
+            node["translatable"] = False
+        for image in self.document.findall(nodes.image):
+            if image.get("alt") and not hasattr(image, "uid"):
+                # Sphinx's gettext builder skips a node without a uid, and the figures that
+                # myst-nb pastes from a notebook have none: give their alt text one
+                image.uid = ""  # type: ignore[attr-defined]
+        for container in self.document.findall(nodes.Element):
+            if MACHINE_OUTPUT in container.get("classes", []):
+                for node in container.findall(nodes.TextElement):
+                    node["translatable"] = False
+                for image in container.findall(nodes.image):
+                    image["translatable"] = False
+
+
+def _forget_renderer(app: Sphinx, doctree: nodes.document) -> None:
+    _RENDERERS.pop(app.env.docname, None)
+
+
+def _catalog(app: Sphinx, docname: str) -> dict[str, str]:
+    """The page's current translations: msgid -> msgstr, without fuzzy or empty entries (what
+    Sphinx itself would use)."""
+    cache: dict[str, dict[str, str]] = app.env.__dict__.setdefault("_course_catalogs", {})
+    if docname not in cache:
+        path = Path(app.srcdir, app.config.locale_dirs[0], app.config.language, "LC_MESSAGES")
+        path = path / f"{docname}.po"
+        cache[docname] = {}
+        if path.is_file():
+            with path.open("rb") as stream:
+                for message in read_po(stream):
+                    if message.id and message.string and not message.fuzzy:
+                        cache[docname][str(message.id)] = str(message.string)
+    return cache[docname]
+
+
+_LATIN_OR_DIGIT = re.compile(r"[A-Za-z0-9]")
+"""A message with neither was not written in English (sphinx-exercise's own 练习, 解答)."""
+
+
+def untranslated_messages(
+    doctree: nodes.document, catalog: dict[str, str]
+) -> list[tuple[nodes.Element, str]]:
+    """The translatable messages of a page that its catalog has no current translation for
+    (a message may be translated as itself, a chip's name for one)."""
+    return [
+        (node, message)
+        for node, message in extract_messages(doctree)
+        if message not in catalog and _LATIN_OR_DIGIT.search(message)
+    ]
+
+
+def _check_translated(app: Sphinx, doctree: nodes.document) -> None:
+    if not app.config.language or app.config.language.startswith("en"):
+        return
+    catalog = _catalog(app, app.env.docname)
+    for node, message in untranslated_messages(doctree, catalog):
+        logger.warning(
+            "untranslated message (%s): %r; run `make translations` and translate it",
+            app.config.language,
+            message[:120],
+            location=node,
+            type="i18n",
+            subtype="untranslated",
+        )
+
+
+def setup(app: Sphinx) -> dict[str, object]:
+    app.setup_extension("myst_nb")
+    app.add_source_parser(TranslatingNbParser, override=True)
+    app.add_transform(NotProse)
+    app.connect("config-inited", _font_css)
+    app.connect("html-page-context", _language_switch, priority=600)
+    app.connect("build-finished", _subset_font)
+    app.add_js_file("language-switch.js")
+    app.connect("doctree-read", _check_translated, priority=400)
+    app.connect("doctree-read", _forget_renderer, priority=900)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,183 @@
+"""Build the book's editions: English and each translation (``make book``).
+
+English is ``jupyter-book build`` of the repository, as always, into ``OUTPUT/_build/html``. Each
+translated edition (``EDITIONS`` in book/_ext/i18n.py; Chinese: ``zh_CN``) is the same sources
+built again with Sphinx's ``language`` set, which replaces the prose by the catalogs in
+``locales/`` (book/_ext/i18n.py fails the build on any message without a current translation).
+It builds into ``OUTPUT/_build/editions/<language>/`` and is then published under the English
+site, at ``OUTPUT/_build/html/<folder>/`` (Chinese: ``zh/``), so that one folder serves both and
+the language switch on every page is a relative link.
+
+A translated edition has its own execution cache: its figures are drawn again with the
+language's words (``ROOFLINE_LANG``, :mod:`roofline_lib.words`) and a CJK font
+(``ROOFLINE_CJK_FONT``, fetched by tools/fetch_static.py). Numbers are the same code's, so equal
+to the English edition's (tests/book/test_book_translation.py checks it).
+
+    .venv/bin/python -m tools.book [--all] [--path-output DIR] [--language en|zh_CN ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+CONFIG = ROOT / "_config.yml"
+FONT = ROOT / "book" / "_fonts" / "IBMPlexSansSC-Regular.otf"
+"""The OpenType CJK font matplotlib draws a Chinese figure's words with."""
+LANGUAGE_ENV = "ROOFLINE_LANG"
+FONT_ENV = "ROOFLINE_CJK_FONT"
+
+
+def _i18n() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "course_book_i18n", ROOT / "book" / "_ext" / "i18n.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+EDITIONS = _i18n().EDITIONS
+"""The editions, English first (book/_ext/i18n.py's EDITIONS)."""
+
+
+@dataclass(frozen=True)
+class EditionBuild:
+    """One edition's finished build: exit status, log, seconds and where it wrote."""
+
+    language: str
+    returncode: int
+    log: str
+    seconds: float
+    output: Path
+    """The edition's --path-output."""
+
+    @property
+    def html(self) -> Path:
+        return self.output / "_build" / "html"
+
+
+def edition_output(output: Path, language: str) -> Path:
+    """The --path-output of an edition: ``output`` itself for English."""
+    return output if language == EDITIONS[0].language else output / "_build" / "editions" / language
+
+
+def published_html(output: Path, language: str) -> Path:
+    """Where the edition's HTML is served: the English site's root, or its folder under it."""
+    folder = next(e.folder for e in EDITIONS if e.language == language)
+    root = output / "_build" / "html"
+    return root / folder if folder else root
+
+
+def edition_config(output: Path, language: str) -> Path:
+    """_config.yml with the edition's language and its own execution cache, written beside the
+    edition's output (English: _config.yml itself)."""
+    if language == EDITIONS[0].language:
+        return CONFIG
+    config = yaml.safe_load(CONFIG.read_text(encoding="utf-8"))
+    config.setdefault("sphinx", {}).setdefault("config", {})["language"] = language
+    target = edition_output(output, language)
+    config.setdefault("execute", {})["cache"] = str(target / "_build" / ".jupyter_cache")
+    # Jupyter Book reads local extensions' folders relative to the configuration file
+    extensions = config["sphinx"].get("local_extensions") or {}
+    config["sphinx"]["local_extensions"] = {k: str(ROOT / v) for k, v in extensions.items()}
+    target.mkdir(parents=True, exist_ok=True)
+    path = target / "_config.yml"
+    path.write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return path
+
+
+def edition_environment(language: str, base: dict[str, str] | None = None) -> dict[str, str]:
+    """The build's environment: the kernel draws figures in the edition's language."""
+    env = dict(os.environ if base is None else base)
+    env["PYTHONPATH"] = str(ROOT)
+    env["MPLBACKEND"] = "Agg"
+    env[LANGUAGE_ENV] = language
+    if language != EDITIONS[0].language:
+        env[FONT_ENV] = str(FONT)
+    return env
+
+
+def build_edition(
+    output: Path,
+    language: str,
+    extra_args: tuple[str, ...] = (),
+    timeout_s: float | None = None,
+    base_env: dict[str, str] | None = None,
+) -> EditionBuild:
+    """Build one edition strictly (-W --keep-going); publish a translated one under English."""
+    target = edition_output(output, language)
+    target.mkdir(parents=True, exist_ok=True)
+    config = edition_config(output, language)
+    start = time.monotonic()
+    result = subprocess.run(
+        [
+            str(Path(sys.executable).parent / "jupyter-book"),
+            "build",
+            str(ROOT),
+            "-W",
+            "--keep-going",
+            "--config",
+            str(config),
+            "--path-output",
+            str(target),
+            *extra_args,
+        ],
+        cwd=ROOT,
+        env=edition_environment(language, base_env),
+        capture_output=True,
+        text=True,
+        timeout=timeout_s,
+    )
+    build = EditionBuild(
+        language,
+        result.returncode,
+        result.stdout + result.stderr,
+        time.monotonic() - start,
+        target,
+    )
+    if language != EDITIONS[0].language and (build.html / "index.html").is_file():
+        published = published_html(output, language)
+        shutil.rmtree(published, ignore_errors=True)
+        shutil.copytree(build.html, published)
+    return build
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Build the book's editions (make book).")
+    parser.add_argument("--all", action="store_true", help="rebuild every page (Sphinx -a)")
+    parser.add_argument("--path-output", type=Path, default=ROOT)
+    parser.add_argument(
+        "--language",
+        action="append",
+        choices=[e.language for e in EDITIONS],
+        help="build only this edition (repeatable; default: all, English first)",
+    )
+    args = parser.parse_args(argv)
+    languages = args.language or [e.language for e in EDITIONS]
+    failed = False
+    for language in languages:
+        build = build_edition(args.path_output, language, ("--all",) if args.all else ())
+        sys.stdout.write(build.log)
+        where = published_html(args.path_output, language)
+        status = "built" if build.returncode == 0 else f"FAILED (exit {build.returncode})"
+        print(f"\n[{language}] {status} in {build.seconds:.0f} s: {where}/index.html\n")
+        failed = failed or build.returncode != 0
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
