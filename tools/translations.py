@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -147,7 +148,12 @@ def catalog_reports(pot_dir: Path, language: str, locales: Path = LOCALES) -> li
 
 
 def extract(output: Path = GETTEXT_OUTPUT) -> Path:
-    """Run Sphinx's gettext builder on the book; return the folder of ``.pot`` files."""
+    """Run Sphinx's gettext builder on the book; return the folder of ``.pot`` files.
+
+    Every page is read again (the doctrees are dropped; executed notebooks stay cached), so the
+    catalogs never miss a change that Sphinx's incremental build would not notice."""
+    for stale in (output / "_build" / ".doctrees", output / "_build" / "gettext"):
+        shutil.rmtree(stale, ignore_errors=True)
     bin_dir = Path(sys.executable).parent
     subprocess.run(
         [

@@ -39,6 +39,7 @@ from docutils import nodes
 from myst_nb.sphinx_ import Parser as NbParser
 from sphinx.application import Sphinx
 from sphinx.transforms import SphinxTransform
+from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 from sphinx.util.nodes import extract_messages
 
@@ -81,13 +82,59 @@ def edition(language: str | None) -> Edition:
     raise ValueError(f"language must be one of {allowed}, got {language!r}")
 
 
-def switch_url(pagename: str, current: Edition, target: Edition) -> str:
-    """The relative URL from ``pagename`` in ``current`` to the same page in ``target``."""
-    up = "../" * pagename.count("/")
+def edition_url(fromdoc: str, todoc: str, current: Edition, target: Edition) -> str:
+    """The relative URL from page ``fromdoc`` of ``current`` to page ``todoc`` of ``target``."""
+    up = "../" * fromdoc.count("/")
     if current.folder:
         up += "../" * (current.folder.count("/") + 1)
     down = f"{target.folder}/" if target.folder else ""
-    return f"{up}{down}{pagename}.html"
+    return f"{up}{down}{todoc}.html"
+
+
+def switch_url(pagename: str, current: Edition, target: Edition) -> str:
+    """The relative URL from ``pagename`` in ``current`` to the same page in ``target``."""
+    return edition_url(pagename, pagename, current, target)
+
+
+EDITION_LABEL = "edition_label"
+
+
+def edition_role(
+    name: str,
+    rawtext: str,
+    text: str,
+    lineno: int,
+    inliner: Any,
+    options: dict[str, Any] | None = None,
+    content: list[str] | None = None,
+) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+    """``{edition}`sec-label```: links to the section ``sec-label`` in each other edition,
+    labelled with that edition's name (English: "中文"; Chinese: "English")."""
+    node = nodes.inline(rawtext, "", classes=["edition-links"])
+    node[EDITION_LABEL] = text.strip()
+    return [node], []
+
+
+def _resolve_edition_links(app: Sphinx, doctree: nodes.document, fromdoc: str) -> None:
+    current = edition(app.config.language)
+    labels = app.env.domaindata["std"]["labels"]
+    for node in list(doctree.findall(nodes.inline)):
+        label = node.get(EDITION_LABEL)
+        if label is None:
+            continue
+        if label not in labels:
+            logger.warning(
+                "{edition}: no section is labelled %r", label, location=node, type="i18n"
+            )
+            continue
+        todoc, anchor, _title = labels[label]
+        for other in EDITIONS:
+            if other == current:
+                continue
+            url = f"{edition_url(fromdoc, todoc, current, other)}#{anchor}"
+            node += nodes.reference(
+                "", other.label, refuri=url, classes=["edition-link"], hreflang=other.html_lang
+            )
 
 
 def _language_switch(
@@ -235,17 +282,26 @@ class NotProse(SphinxTransform):
                 node["translatable"] = False
         for node in self.document.findall(nodes.math_block):
             node["translatable"] = False
-        for image in self.document.findall(nodes.image):
-            if image.get("alt") and not hasattr(image, "uid"):
-                # Sphinx's gettext builder skips a node without a uid, and the figures that
-                # myst-nb pastes from a notebook have none: give their alt text one
-                image.uid = ""  # type: ignore[attr-defined]
         for container in self.document.findall(nodes.Element):
             if MACHINE_OUTPUT in container.get("classes", []):
                 for node in container.findall(nodes.TextElement):
                     node["translatable"] = False
                 for image in container.findall(nodes.image):
                     image["translatable"] = False
+
+
+class AltTextInCatalogs(SphinxPostTransform):
+    """Put figures' alt text in the catalogs. myst-nb picks each output's image in a
+    post-transform, as a new node without the uid that Sphinx's gettext builder requires of a
+    message's origin; the alt text itself was translated when the page was read."""
+
+    default_priority = 999  # after myst-nb's choice of an output's format
+    builders = ("gettext",)
+
+    def run(self, **kwargs: Any) -> None:
+        for image in self.document.findall(nodes.image):
+            if image.get("alt") and not hasattr(image, "uid"):
+                image.uid = ""  # type: ignore[attr-defined]
 
 
 def _forget_renderer(app: Sphinx, doctree: nodes.document) -> None:
@@ -302,7 +358,10 @@ def _check_translated(app: Sphinx, doctree: nodes.document) -> None:
 def setup(app: Sphinx) -> dict[str, object]:
     app.setup_extension("myst_nb")
     app.add_source_parser(TranslatingNbParser, override=True)
+    app.add_role("edition", edition_role)
+    app.connect("doctree-resolved", _resolve_edition_links)
     app.add_transform(NotProse)
+    app.add_post_transform(AltTextInCatalogs)
     app.connect("config-inited", _font_css)
     app.connect("html-page-context", _language_switch, priority=600)
     app.connect("build-finished", _subset_font)
