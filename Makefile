@@ -1,7 +1,10 @@
 # The Roofline course. `make book` and `make test` each set up everything they need.
 #
-#   make book      build the book into _build/html (strict and nitpicky: any warning, any
-#                  broken cross-reference fails; nitpicky is set in _config.yml)
+#   make book      build the book into _build/html, and its Chinese edition into _build/html/zh
+#                  (strict and nitpicky: any warning, any broken cross-reference, any message
+#                  without a current translation fails; nitpicky is set in _config.yml)
+#   make translations   refresh the Chinese catalogs (locales/) from the English pages and say
+#                  which messages need translating (new, changed, or lost a glued number)
 #   make test      lint (ruff, and mypy strict on roofline_lib) + the whole test suite (what CI runs)
 #   make lab       JupyterLab on a git-ignored copy of the exercises (work/), as a student sees it
 #   make student-kit   dist/roofline-student-kit.zip: what students install (no solutions, no grader)
@@ -24,7 +27,7 @@ export PATH := $(CURDIR)/$(BIN):$(PATH)
 export PYTHONPATH := $(CURDIR)
 export MPLBACKEND := Agg
 
-.PHONY: setup book test lint format lab student-kit release grade feedback formgrader bench measure clean lock sandbox
+.PHONY: setup book translations test lint format lab student-kit release grade feedback formgrader bench measure clean lock sandbox
 
 # -- set-up ------------------------------------------------------------------------------
 # Reinstalls only when pyproject.toml or constraints.txt change.
@@ -45,12 +48,16 @@ $(STATIC_STAMP): tools/fetch_static.py $(STAMP)
 # must re-execute them, or the book would show numbers the library no longer computes.
 LIB_SOURCES := $(wildcard roofline_lib/*.py roofline_lib/*/*.py book/*.py book/_ext/*.py)
 _build/.lib-stamp: $(LIB_SOURCES)
-	rm -rf _build/.jupyter_cache
+	rm -rf _build/.jupyter_cache _build/editions/*/_build/.jupyter_cache
 	@mkdir -p _build && touch $@
 
 # -W --keep-going: every warning fails the build, all reported; _config.yml sets nitpicky (-n)
 book: setup _build/.lib-stamp
-	$(BIN)/jupyter-book build . -W --keep-going --all
+	$(BIN)/python -m tools.book --all
+
+# extract every page's messages, merge them into locales/zh_CN (sphinx-intl) and report
+translations: setup
+	$(BIN)/python -m tools.translations
 
 # -- tests -----------------------------------------------------------------------------------
 # the book's Python is its helpers (book/*.md are notebooks, executed and checked by make book)

@@ -82,20 +82,22 @@ def published_html(output: Path, language: str) -> Path:
     return root / folder if folder else root
 
 
-def edition_config(output: Path, language: str) -> Path:
-    """_config.yml with the edition's language and its own execution cache, written beside the
-    edition's output (English: _config.yml itself)."""
-    if language == EDITIONS[0].language:
+def edition_config(output: Path, language: str, execution_cache: Path | None = None) -> Path:
+    """_config.yml with the edition's language and its execution cache (default: its own, in its
+    output), written beside the edition's output. English with no cache given: _config.yml."""
+    if language == EDITIONS[0].language and execution_cache is None:
         return CONFIG
     config = yaml.safe_load(CONFIG.read_text(encoding="utf-8"))
-    config.setdefault("sphinx", {}).setdefault("config", {})["language"] = language
     target = edition_output(output, language)
-    config.setdefault("execute", {})["cache"] = str(target / "_build" / ".jupyter_cache")
+    if language != EDITIONS[0].language:
+        config.setdefault("sphinx", {}).setdefault("config", {})["language"] = language
+    cache = execution_cache or target / "_build" / ".jupyter_cache"
+    config.setdefault("execute", {})["cache"] = str(cache)
     # Jupyter Book reads local extensions' folders relative to the configuration file
     extensions = config["sphinx"].get("local_extensions") or {}
     config["sphinx"]["local_extensions"] = {k: str(ROOT / v) for k, v in extensions.items()}
     target.mkdir(parents=True, exist_ok=True)
-    path = target / "_config.yml"
+    path = target / f"_config.{language}.yml"
     path.write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False), encoding="utf-8")
     return path
 

@@ -147,7 +147,7 @@ def catalog_reports(pot_dir: Path, language: str, locales: Path = LOCALES) -> li
     return reports
 
 
-def extract(output: Path = GETTEXT_OUTPUT) -> Path:
+def extract(output: Path = GETTEXT_OUTPUT, config: Path | None = None) -> Path:
     """Run Sphinx's gettext builder on the book; return the folder of ``.pot`` files.
 
     Every page is read again (the doctrees are dropped; executed notebooks stay cached), so the
@@ -165,6 +165,7 @@ def extract(output: Path = GETTEXT_OUTPUT) -> Path:
             "custom",
             "--custom-builder",
             "gettext",
+            *(["--config", str(config)] if config else []),
             "--path-output",
             str(output),
         ],

@@ -35,8 +35,11 @@ from tests.book.site import (
     REUSE_ENV,
     ROOT,
     SCREENSHOTS,
+    TRANSLATED,
     BookBuild,
     build_book,
+    edition_build,
+    published_html,
     reuse_build,
     toc_pages,
 )
@@ -119,5 +122,41 @@ def site(html: Path, tmp_path_factory: pytest.TempPathFactory) -> SiteReport:
         if record.is_file():
             return pickle.loads(record.read_bytes())
         report = check_site(html, toc_pages(), SCREENSHOTS)
+        record.write_bytes(pickle.dumps(report))
+        return report
+
+
+@pytest.fixture(scope="session")
+def translated_book(book: BookBuild) -> BookBuild:
+    """The Chinese edition, built with the English one (same sources, ``language: zh_CN``)."""
+    (language,) = TRANSLATED
+    build = edition_build(book.output, language)
+    if not (build.html / "index.html").is_file():
+        tail = "\n".join(build.log.splitlines()[-40:])
+        pytest.fail(f"the {language} build wrote no HTML (exit {build.returncode}):\n{tail}")
+    return build
+
+
+@pytest.fixture(scope="session")
+def translated_pages(book: BookBuild, translated_book: BookBuild) -> list[str]:
+    """The Chinese edition's toc pages as paths under the English site (``zh/book/intro``)."""
+    (language,) = TRANSLATED
+    folder = published_html(book.output, language).relative_to(book.html)
+    return [f"{folder}/{page}" for page in toc_pages()]
+
+
+@pytest.fixture(scope="session")
+def translated_site(
+    book: BookBuild, translated_pages: list[str], tmp_path_factory: pytest.TempPathFactory
+) -> SiteReport:
+    """Every page of the Chinese edition opened in headless Chromium, served with the English
+    site (as published); screenshots go to _build/screenshots/zh_CN/."""
+    require_chromium()
+    shared = _shared_dir(tmp_path_factory)
+    record = shared / "translated-site-report.pickle"
+    with _exclusive(shared / "translated-site-report.lock"):
+        if record.is_file():
+            return pickle.loads(record.read_bytes())
+        report = check_site(book.html, translated_pages, SCREENSHOTS / TRANSLATED[0])
         record.write_bytes(pickle.dumps(report))
         return report

@@ -14,15 +14,15 @@ import functools
 import http.server
 import os
 import re
-import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
+
+from tools import book as book_tool
 
 ROOT = Path(__file__).resolve().parents[2]
 INTERPRETER_BIN = Path(sys.executable).parent
@@ -95,7 +95,9 @@ class BookBuild:
 
 
 def build_book(output: Path, extra_args: tuple[str, ...] = ()) -> BookBuild:
-    """Build the book from the repository, strictly (``-W --keep-going``), into ``output``.
+    """Build the book from the repository, strictly (``-W --keep-going``), into ``output``:
+    English, then each translated edition (tools/book.py, as ``make book`` does), published under
+    the English HTML. Returns the English build; :func:`edition_build` gives the others.
 
     Nitpicky mode (Sphinx's ``-n``: a reference to a missing target is a warning) comes from
     ``_config.yml``, so this build and ``make book`` check the same references.
@@ -103,29 +105,30 @@ def build_book(output: Path, extra_args: tuple[str, ...] = ()) -> BookBuild:
     ``output`` is the ``--path-output``: the HTML, the doctrees and the execution cache all go
     there, so a build never touches the repository's own ``_build``.
     """
-    start = time.monotonic()
-    result = subprocess.run(
-        [
-            str(JUPYTER_BOOK),
-            "build",
-            str(ROOT),
-            "-W",
-            "--keep-going",
-            "--path-output",
-            str(output),
-            *extra_args,
-        ],
-        cwd=ROOT,
-        env=book_env(),
-        capture_output=True,
-        text=True,
-        timeout=BUILD_TIMEOUT_S,
-    )
-    build = BookBuild(
-        result.returncode, result.stdout + result.stderr, time.monotonic() - start, output
-    )
-    (output / BUILD_LOG).write_text(f"{build.returncode}\n{build.seconds}\n{build.log}")
-    return build
+    english = None
+    for edition in book_tool.EDITIONS:
+        built = book_tool.build_edition(
+            output, edition.language, extra_args, timeout_s=BUILD_TIMEOUT_S, base_env=book_env()
+        )
+        build = BookBuild(built.returncode, built.log, built.seconds, built.output)
+        (built.output / BUILD_LOG).write_text(f"{build.returncode}\n{build.seconds}\n{build.log}")
+        english = english or build
+    assert english is not None
+    return english
+
+
+def edition_build(output: Path, language: str) -> BookBuild:
+    """The build of one translated edition that :func:`build_book` made into ``output``."""
+    return reuse_build(book_tool.edition_output(output, language))
+
+
+TRANSLATED = tuple(e.language for e in book_tool.EDITIONS[1:])
+"""The translated editions' languages (zh_CN)."""
+
+
+def published_html(output: Path, language: str) -> Path:
+    """Where an edition is served, under the English site (``_build/html/zh``)."""
+    return book_tool.published_html(output, language)
 
 
 def reuse_build(output: Path) -> BookBuild:
@@ -231,6 +234,15 @@ def main(argv: list[str]) -> int:
     for warning in build.warnings:
         print("  ", warning)
     report = check_site(build.html, toc_pages(), SCREENSHOTS)
+    for language in TRANSLATED:
+        translated = edition_build(output, language)
+        print(f"build [{language}]: exit {translated.returncode} in {translated.seconds:.0f} s")
+        for warning in translated.warnings:
+            print("  ", warning)
+        folder = published_html(output, language).relative_to(build.html)
+        pages = [f"{folder}/{page}" for page in toc_pages()]
+        for problem in check_site(build.html, pages, SCREENSHOTS / language).problems:
+            print("  ", problem)
     for problem in report.problems:
         print("  ", problem)
     print(f"{len(report.pages)} pages checked, screenshots in {SCREENSHOTS}")
