@@ -49,11 +49,13 @@ logger = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class Edition:
     """One language of the book: its Sphinx language code, the folder it is published in under
-    the English site's root ("" for English), and the switch's label in its own language."""
+    the English site's root ("" for English), the switch's label in its own language, and the
+    Sphinx settings that are words (the book's title, the "click to show" of a collapsed box)."""
 
     language: str
     folder: str
     label: str
+    settings: tuple[tuple[str, str], ...] = ()
 
     @property
     def html_lang(self) -> str:
@@ -61,7 +63,19 @@ class Edition:
         return self.language.replace("_", "-")
 
 
-EDITIONS = (Edition("en", "", "English"), Edition("zh_CN", "zh", "中文"))
+EDITIONS = (
+    Edition("en", "", "English"),
+    Edition(
+        "zh_CN",
+        "zh",
+        "中文",
+        (
+            ("html_title", "Roofline 模型：时间花在哪里"),
+            ("togglebutton_hint", "点击展开"),
+            ("togglebutton_hint_hide", "点击收起"),
+        ),
+    ),
+)
 """The book's editions; the first is the original, the others are built from its catalogs."""
 
 FONT_DIR = Path(__file__).resolve().parents[1] / "_fonts"
@@ -71,6 +85,10 @@ FONT_FAMILY = "IBM Plex Sans SC"
 EMOJI_FONTS = '"Apple Color Emoji", "Segoe UI Emoji", "Segoe UI Symbol", "Noto Color Emoji"'
 """The end of pydata-sphinx-theme's font stack, kept after ours."""
 STATIC = Path(__file__).parent / "static"
+TEMPLATES = Path(__file__).parent / "templates"
+SWITCH_TEMPLATE = "language-switch.html"
+SWITCH_TITLE = {"en": "Read this page in English", "zh_CN": "阅读本页的中文版"}
+"""The switch's tooltip, in the language it leads to."""
 
 
 def edition(language: str | None) -> Edition:
@@ -142,25 +160,40 @@ def _language_switch(
 ) -> None:
     current = edition(app.config.language)
     context["language"] = current.html_lang
-    buttons = [
+    context["course_editions"] = [
         {
-            "type": "link",
             "url": switch_url(pagename, current, other),
-            "text": other.label,
-            "tooltip": f"{other.label}: {pagename}",
-            "icon": "fas fa-language",
-            "label": f"language-switch-{other.language}",
-            "classes": "language-switch",
+            "label": other.label,
+            "lang": other.html_lang,
+            "title": SWITCH_TITLE[other.language],
         }
         for other in EDITIONS
         if other != current
     ]
-    if "header_buttons" in context:
-        context["header_buttons"][:0] = buttons
+
+
+def _add_switch_template(app: Sphinx, config: Any) -> None:
+    """Put the switch first among the page header's buttons (sphinx-book-theme's
+    ``article_header_end``), from this extension's template folder."""
+    if config.html_theme != "sphinx_book_theme":
+        return
+    config.templates_path = [*config.templates_path, str(TEMPLATES)]
+    options = dict(config.html_theme_options or {})
+    end = options.get("article_header_end") or ["article-header-buttons.html"]
+    if isinstance(end, str):
+        end = [item.strip() for item in end.split(",")]
+    if SWITCH_TEMPLATE not in end:
+        options["article_header_end"] = [SWITCH_TEMPLATE, *end]
+    config.html_theme_options = options
 
 
 def _is_cjk(language: str | None) -> bool:
     return bool(language) and str(language).split("_")[0] in ("zh", "ja", "ko")
+
+
+def _edition_settings(app: Sphinx, config: Any) -> None:
+    for name, value in edition(config.language).settings:
+        config[name] = value
 
 
 def _font_css(app: Sphinx, config: Any) -> None:
@@ -332,11 +365,15 @@ def untranslated_messages(
     doctree: nodes.document, catalog: dict[str, str]
 ) -> list[tuple[nodes.Element, str]]:
     """The translatable messages of a page that its catalog has no current translation for
-    (a message may be translated as itself, a chip's name for one)."""
+    (a message may be translated as itself, a chip's name for one). A figure's alt text is
+    replaced in place and not marked as translated, so a translation found as such is one."""
+    translations = set(catalog.values())
     return [
         (node, message)
         for node, message in extract_messages(doctree)
-        if message not in catalog and _LATIN_OR_DIGIT.search(message)
+        if message not in catalog
+        and message not in translations
+        and _LATIN_OR_DIGIT.search(message)
     ]
 
 
@@ -362,8 +399,11 @@ def setup(app: Sphinx) -> dict[str, object]:
     app.connect("doctree-resolved", _resolve_edition_links)
     app.add_transform(NotProse)
     app.add_post_transform(AltTextInCatalogs)
+    app.connect("config-inited", _edition_settings, priority=400)  # before sphinx-togglebutton
     app.connect("config-inited", _font_css)
-    app.connect("html-page-context", _language_switch, priority=600)
+    app.connect("config-inited", _add_switch_template)
+    # before pydata-sphinx-theme (500) drops header templates that render empty
+    app.connect("html-page-context", _language_switch, priority=400)
     app.connect("build-finished", _subset_font)
     app.add_js_file("language-switch.js")
     app.connect("doctree-read", _check_translated, priority=400)

@@ -47,7 +47,7 @@ def test_every_page_has_its_catalog_complete_current_and_intact(
     )
     pot_dir = translations.extract(tmp_path / "gettext", config=config)
     reports = translations.catalog_reports(pot_dir, LANGUAGE)
-    assert [r.page for r in reports] == toc_pages()
+    assert sorted(r.page for r in reports) == sorted(toc_pages())
     incomplete = [r for r in reports if not r.complete]
     assert not incomplete, translations.format_report(LANGUAGE, incomplete)
     assert sum(r.messages for r in reports) > 1000
