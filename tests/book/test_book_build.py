@@ -9,6 +9,7 @@ import pytest
 import yaml
 
 from tests.book.site import ROOT, BookBuild, toc_pages
+from tools import book as book_tool
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("book")]
 
@@ -31,13 +32,17 @@ def test_every_toc_page_is_built(html: Path) -> None:
 
 
 def test_only_toc_pages_are_built(html: Path) -> None:
-    built = {
-        str(p.relative_to(html).with_suffix(""))
-        for p in html.rglob("*.html")
-        if p.relative_to(html).parts[0] != "_static"  # the theme's own template snippets
-    }
-    extra = built - set(toc_pages()) - {"index", "genindex", "search"}
-    assert not extra, f"pages built that are not in _toc.yml: {sorted(extra)}"
+    """In each edition (English at the root, each translation in its folder, zh/)."""
+    folders = [edition.folder for edition in book_tool.EDITIONS]
+    for folder in folders:
+        root = html / folder if folder else html
+        built = {
+            str(p.relative_to(root).with_suffix(""))
+            for p in root.rglob("*.html")
+            if p.relative_to(root).parts[0] not in ("_static", *folders)  # theme snippets
+        }
+        extra = built - set(toc_pages()) - {"index", "genindex", "search"}
+        assert not extra, f"{folder or 'English'}: pages not in _toc.yml: {sorted(extra)}"
 
 
 def test_pages_load_no_script_or_style_from_another_host(html: Path) -> None:
