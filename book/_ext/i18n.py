@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import nbformat
 from babel.messages.pofile import read_po
 from docutils import nodes
 from myst_nb.sphinx_ import Parser as NbParser
@@ -272,7 +273,13 @@ class _KeepRenderer(dict[str, Any]):
 
 
 class TranslatingNbParser(NbParser):
-    """myst-nb's parser, which also gives a translated message the glue data of its page."""
+    """myst-nb's parser, which also gives a translated message the glue data of its page.
+
+    It also writes the page's executed notebook (``jupyter_execute/<page>.ipynb``, which the
+    book offers for download) from the execution client's notebook: myst-nb writes the notebook
+    it parsed, which has the outputs only when it was executed in place, not when the outputs
+    came from the execution cache (a second ``make book``), so without this the download would
+    be a notebook with no outputs."""
 
     def parse(self, inputstring: str, document: nodes.document) -> None:
         env = self.env if getattr(document.settings, "env", None) is None else document.settings.env
@@ -291,6 +298,17 @@ class TranslatingNbParser(NbParser):
         document.attributes = dict(attributes)
         if attributes.kept is not None:
             _RENDERERS[env.docname] = attributes.kept
+            _write_executed(env.docname, attributes.kept)
+
+
+def _write_executed(docname: str, renderer: Any) -> None:
+    client = getattr(renderer.renderer, "nb_client", None)
+    notebook = getattr(client, "notebook", None)
+    if notebook is None:
+        return
+    path = docname.split("/")
+    target = [*path[:-1], path[-1] + ".ipynb"]
+    renderer.write_file(target, nbformat.writes(notebook).encode("utf-8"), overwrite=True)
 
 
 MACHINE_OUTPUT = "machine-output"
