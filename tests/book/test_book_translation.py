@@ -188,3 +188,68 @@ def test_drift_fails_the_build(
     assert built.returncode != 0, case
     assert "untranslated message (zh_CN)" in built.stderr, built.stderr
     assert "make translations" in built.stderr
+
+
+# -- the glossary's terms, with their English on first use -----------------------------------
+
+
+def glossary_terms() -> list[tuple[str, list[str]]]:
+    """(the Chinese term, its English forms) for each row of the glossary page whose Chinese
+    differs from its English: "计算受限（算力瓶颈）" gives 计算受限; "HBM (high-bandwidth memory)"
+    gives "HBM" and "high-bandwidth memory"."""
+    source = (ROOT / "book" / "13_glossary.md").read_text(encoding="utf-8")
+    terms = []
+    for line in source.splitlines():
+        if not line.startswith("| ") or line.startswith(("| English", "| :--")):
+            continue
+        english, chinese = (cell.strip() for cell in line.strip("| \n").split(" | ")[:2])
+        term = re.split(r"[（(]", chinese)[0].strip()
+        forms = [f.strip() for f in re.split(r"[,/()]", english) if f.strip()]
+        if term != english:
+            terms.append((term, forms))
+    return terms
+
+
+def _letters(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+def _body_text(html: str) -> str:
+    """A page's running text: its article without headings, math, or links to other sections
+    (whose words are those sections' titles)."""
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(html, "html.parser")
+    article = soup.select_one("article.bd-article") or soup
+    for tag in article.select(
+        "h1, h2, h3, h4, script, style, .math, a.reference.internal, p.admonition-title"
+    ):
+        tag.decompose()
+    return article.get_text(" ")
+
+
+def test_each_page_gives_a_glossary_terms_english_on_its_first_use(
+    translated_book: BookBuild,
+) -> None:
+    """The first time a page's text uses a glossary term, the English follows in parentheses:
+    算术强度（arithmetic intensity）. A term met first inside a longer one (网络算术强度) may carry
+    that one's English, so long as it names the term's head word (intensity)."""
+    terms = glossary_terms()
+    assert len(terms) >= 25
+    missing = []
+    for page in toc_pages():
+        if page.endswith("13_glossary"):
+            continue
+        text = _body_text((translated_book.html / f"{page}.html").read_text(encoding="utf-8"))
+        for term, forms in terms:
+            at = text.find(term)
+            if at < 0:
+                continue
+            gloss = re.match(r"\s*[（(]([^）)]*)[）)]", text[at + len(term) : at + len(term) + 120])
+            said = _letters(gloss.group(1)) if gloss else ""
+            heads = [_letters(form.split()[-1]) for form in forms]
+            if not any(_letters(form) in said for form in forms) and not (
+                said and any(head in said for head in heads)
+            ):
+                missing.append(f"{page}: {term} … {text[at : at + 30]!r}")
+    assert not missing, "\n".join(missing)
