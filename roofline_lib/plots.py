@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 import textwrap
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -96,13 +98,88 @@ def _wrap_titles(fig: Figure) -> None:
             if title.get_window_extent(renderer).width <= room:
                 lines.append(line)
                 continue
-            for parts in range(2, 7):  # the fewest pieces that fit, of about equal length
-                wrapped = textwrap.fill(line, math.ceil(len(line) / parts) + 4)
-                title.set_text(wrapped)
-                if title.get_window_extent(renderer).width <= room:
-                    break
+            if text_width(line) == len(line):
+                for parts in range(2, 7):  # the fewest pieces that fit, of about equal length
+                    wrapped = textwrap.fill(line, math.ceil(len(line) / parts) + 4)
+                    title.set_text(wrapped)
+                    if title.get_window_extent(renderer).width <= room:
+                        break
+            else:
+                wrapped = _fewest_even_lines(title, line, room, renderer)
             lines.append(wrapped)
         title.set_text("\n".join(lines))
+
+
+def text_width(text: str) -> int:
+    """``text``'s width in columns: 2 for a wide (CJK) character, 1 for any other."""
+    return sum(2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in text)
+
+
+_CJK_TOKEN = re.compile(r"\s+|[^\s\u2e80-\ufaff\ufe30-\uffef]+|.")
+_NO_BREAK_BEFORE = frozenset("，。；：、）”’！？》」")
+_NO_BREAK_AFTER = frozenset("（“‘《「")
+_CLAUSE_END = frozenset("，；：、。")
+_OPERATORS = frozenset("=×≥≤≈<>+−–/·")
+
+
+def _together(left: str, right: str) -> bool:
+    """Whether a space between two Latin pieces must not break: a number and its unit, or
+    either side an operator."""
+    if text_width(right[0]) == 2 or text_width(left[-1]) == 2:
+        return False
+    return left[-1].isdigit() or left[-1] in _OPERATORS or right[0] in _OPERATORS
+
+
+def fill(text: str, width: int) -> str:
+    """``text`` wrapped to lines of at most ``width`` columns (:func:`text_width`).
+
+    Text without CJK characters is :func:`textwrap.fill`'s, broken at spaces only. Text with
+    them may also break between two CJK characters, as Chinese is set: never inside a Latin word
+    or a number, before closing punctuation (，。）) or after opening punctuation (（“), nor
+    between a number and its unit or around an operator ("12 GB/s", "B = 64"); a line that must
+    break ends after its last comma or semicolon when that keeps it at least 40% full."""
+    if text_width(text) == len(text):
+        return textwrap.fill(text, width)
+    pieces: list[str] = []
+    for token in _CJK_TOKEN.findall(text):
+        glued = pieces and not token.isspace() and not pieces[-1].isspace()
+        if glued and (token[0] in _NO_BREAK_BEFORE or pieces[-1][-1] in _NO_BREAK_AFTER):
+            pieces[-1] += token
+        elif len(pieces) > 1 and pieces[-1] == " " and _together(pieces[-2], token):
+            pieces[-2:] = [pieces[-2] + " " + token]
+        else:
+            pieces.append(token)
+    lines, line = [], ""
+    for piece in pieces:
+        if piece.isspace():
+            line += " " if line else ""
+            continue
+        if line and text_width(line + piece) > width:
+            cut = max((i for i, c in enumerate(line) if c in _CLAUSE_END), default=-1) + 1
+            if cut == 0 or text_width(line[:cut]) < 0.4 * width:
+                cut = len(line)
+            lines.append(line[:cut].rstrip())
+            line = line[cut:].lstrip()
+        line += piece
+    lines.append(line.rstrip())
+    return "\n".join(lines)
+
+
+def _fewest_even_lines(title: Text, line: str, room: float, renderer: RendererBase) -> str:
+    """``line`` (with CJK text) filled into the fewest lines that fit ``room`` (display units),
+    as even as that many lines can be: its pieces are of very different widths (a number with
+    its unit, a Chinese character), so no one width per line count does."""
+    best = fill(line, math.ceil(text_width(line) / 6) + 4)  # if none fits: six lines
+    lines = 0
+    for width in range(text_width(line) - 1, 7, -1):
+        wrapped = fill(line, width)
+        title.set_text(wrapped)
+        if title.get_window_extent(renderer).width > room:
+            continue
+        if lines and wrapped.count("\n") > lines:
+            break
+        best, lines = wrapped, wrapped.count("\n")
+    return best
 
 
 def smallest_font_pt(fig: Figure) -> float:
@@ -147,7 +224,7 @@ def legend_below(ax: Axes, ncols: int = 1) -> None:
     handles, labels = ax.get_legend_handles_labels()
     if not handles:
         return
-    labels = [textwrap.fill(label, LEGEND_WRAP_CHARS) for label in labels]
+    labels = [fill(label, LEGEND_WRAP_CHARS) for label in labels]
     if isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine) and len(fig.axes) == 1:
         for old in list(fig.legends):
             old.remove()

@@ -28,6 +28,7 @@ and quotations of datasheets stay in the words they quote.
 
 from __future__ import annotations
 
+import logging
 import os
 import string
 import unicodedata
@@ -124,7 +125,8 @@ def use_language_font(language: str | None = None) -> None:
     family to the font matplotlib uses now followed by it: each glyph comes from the first font
     that has it, so Latin text and numbers look as in English and Chinese comes from the CJK
     font. Figures saved as SVG keep ``svg.fonttype: path``: glyphs are drawn as paths, so no
-    reader needs the font. Call it before a figure is created (its text takes the font then)."""
+    reader needs the font. Other weights of the same family beside the font are registered too
+    (bold text). Call it before a figure is created (its text takes the font then)."""
     lang = _checked(language or _env_language())
     if lang not in CJK_LANGUAGES:
         return
@@ -135,11 +137,31 @@ def use_language_font(language: str | None = None) -> None:
     families = list(rcParams["font.family"])
     if cjk in families:
         return
-    font_manager.fontManager.addfont(str(path))
+    for face in sorted(path.parent.glob("*.[ot]tf")):  # its other weights, for bold text
+        if face == path or _family(face) == cjk:
+            font_manager.fontManager.addfont(str(face))
     # a generic family ("sans-serif") names one font, without fallback: name the font itself
     latin = font_manager.findfont(font_manager.FontProperties(family=families))
     first = font_manager.FontProperties(fname=latin).get_name()
     rcParams["font.family"] = [first, cjk]
+    logging.getLogger(font_manager.__name__).addFilter(_NearestWeight(cjk))
+
+
+class _NearestWeight(logging.Filter):
+    """Drops matplotlib's warning that the CJK family has no face of a text's exact weight (the
+    book's font has Regular and SemiBold; bold text gets SemiBold), which a notebook would show
+    under every cell that draws bold text."""
+
+    def __init__(self, family: str) -> None:
+        super().__init__()
+        self.family = family
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        return not (
+            message.startswith("findfont: Failed to find font weight")
+            and f" for {self.family}, " in message
+        )
 
 
 def _family(path: Path) -> str:

@@ -14,7 +14,7 @@ ZH_CN: dict[str, str] = {
     "memory-bound": "内存带宽受限",
     "network-bound": "网络受限",
     "one-way bytes/s per chip, in the pattern a ring collective uses": (
-        "每芯片单向字节/秒，按环形集合通信使用链路的方式计"
+        "每芯片的单向字节/秒，以环形集合通信使用链路的方式计"
     ),
     "as printed": "按原文",
     "dense = sparse headline ÷ 2": "稠密 = 稀疏标称值 ÷ 2",
@@ -39,7 +39,7 @@ ZH_CN: dict[str, str] = {
     "Arithmetic intensity (FLOPs/byte)": "算术强度（FLOPs/byte）",
     "Achievable throughput (FLOP/s)": "可达吞吐（FLOP/s）",
     "bandwidth-bound\nat both": "两种带宽下\n均带宽受限",
-    "bound only at\nlow bandwidth": "仅在低带宽下\n带宽受限",
+    "bound only at\nlow bandwidth": "仅低带宽时\n带宽受限",
     "compute-bound\nat both": "两种带宽下\n均计算受限",
     "bandwidth {label}": "带宽 {label}",
     "critical {value}": "临界 {value}",
@@ -136,6 +136,7 @@ ZH_CN: dict[str, str] = {
     ),
     "predicted at each B": "各 B 的预测值",
     "achieved: median, bar = range of repeats": "实测：中位数，误差棒 = 重复测量的范围",
+    "{machine}, {backend} {dtype}, {shape}": "{machine}，{backend} {dtype}，{shape}",
     "{dtype} matmul throughput (FLOP/s)": "{dtype} 矩阵乘法吞吐（FLOP/s）",
     "; machine busy ({share}% CPU share)": "；机器繁忙（CPU 占比 {share}%）",
     "{model} (1 core)": "{model}（1 核）",
@@ -163,14 +164,14 @@ ZH_CN: dict[str, str] = {
         "{host}."
     ): (
         "GPU {name}（{device}{mem}{l2}{sms}{cc}），驱动 {driver}，CUDA {cuda}；矩阵乘法由 "
-        "{library} 执行；使用 {backend} 后端（{versions}）在 {platform} 上测量。主机 CPU：{host}"
+        "{library} 执行；使用 {backend} 后端（{versions}）在 {platform} 上测量。主机 CPU {host}"
         "。"
     ),
     (
         "CPU {host}. Matmuls ran on {threads} thread(s) by {library}; measured with the {backend}"
         " backend ({versions}) on {platform}."
     ): (
-        "CPU：{host}。矩阵乘法在 {threads} 个线程上由 {library} 执行；使用 {backend} 后端（"
+        "CPU {host}。矩阵乘法在 {threads} 个线程上由 {library} 执行；使用 {backend} 后端（"
         "{versions}）在 {platform} 上测量。"
     ),
     "cpufreq's cpuinfo_max_freq: the maximum boost clock": (
@@ -503,9 +504,9 @@ ZH_CN: dict[str, str] = {
     "generation: $B$ = 64": "生成：$B$ = 64",
     "square tiles, $b_B = b_F$": "方形分块，$b_B = b_F$",
     "Tile size $b_F$ (elements)": "分块大小 $b_F$（元素数）",
-    "Tile intensity (FLOPs per byte loaded)": "分块算术强度（每载入一个字节的 FLOPs）",
+    "Tile intensity (FLOPs per byte loaded)": "分块算术强度（FLOPs/载入字节）",
     "Square tiles give $b_F/2$: a TPU v5e needs {v5e}-wide tiles, an H100 {h100} (or a cache)": (
-        "方形分块的算术强度为 $b_F/2$：TPU v5e 需要 {v5e} 宽的分块，H100 需要 {h100}（或借助缓存）"
+        "方形分块的强度为 $b_F/2$：\nTPU v5e 需 {v5e} 宽的分块，H100 需 {h100}（或用缓存）"
     ),
     # -- book/05_network.md
     "That uses every port's bandwidth; one link is one port.": (

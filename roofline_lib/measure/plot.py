@@ -176,7 +176,13 @@ def plot_measured_roofline(
     legend_below(ax)
     if title is None:
         shape = f"D = F = {result.D}" if result.D == result.F else f"D = {result.D}, F = {result.F}"
-        setting = f"{result.machine.name}, {result.backend} {result.dtype}, {shape}"
+        setting = say(
+            "{machine}, {backend} {dtype}, {shape}",
+            machine=result.machine.name,
+            backend=result.backend,
+            dtype=result.dtype,
+            shape=shape,
+        )
         if result.busy and result.cpu_share is not None:
             setting += say(
                 "; machine busy ({share}% CPU share)",

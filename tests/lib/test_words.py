@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import ast
 import re
+import textwrap
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
 import matplotlib
 import numpy as np
-from matplotlib import font_manager
 import pytest
 from fontTools.ttLib import TTFont
+from matplotlib import font_manager
 from matplotlib.text import Text
 
 import roofline_lib as rl
@@ -201,7 +202,10 @@ def test_a_cjk_language_without_its_font_is_refused_naming_the_variable(
     with matplotlib.rc_context(), pytest.raises(FileNotFoundError, match="ROOFLINE_CJK_FONT"):
         words.use_language_font()
     monkeypatch.setenv(FONT_ENV, "/no/such/font.otf")
-    with matplotlib.rc_context(), pytest.raises(FileNotFoundError, match="/no/such/font.otf"):
+    with (
+        matplotlib.rc_context(),
+        pytest.raises(FileNotFoundError, match=re.escape("/no/such/font.otf")),
+    ):
         words.use_language_font()
 
 
@@ -288,3 +292,17 @@ def test_english_figures_are_unchanged_by_the_words(monkeypatch: pytest.MonkeyPa
     assert ax.get_ylabel() == "Achievable throughput (FLOP/s)"
     assert "H100 SXM: critical 295" in _texts(fig)
     assert np.isfinite(rl.critical_intensity("H100 SXM"))
+
+
+def test_english_is_wrapped_as_before_and_chinese_between_its_characters() -> None:
+    english = "Only the 4,096-token matmul reaches the H100's roof; the others wait for memory"
+    assert plots.fill(english, 40) == textwrap.fill(english, 40)
+    chinese = "从 A100 到 H100、从 TPU v5e 到 v6e，算力增长快于带宽；H200 则相反"
+    lines = plots.fill(chinese, 24).split("\n")
+    assert "".join(lines).replace(" ", "") == chinese.replace(" ", "")
+    assert all(plots.text_width(line) <= 24 for line in lines)
+    assert not any(line[0] in "，；：、）" for line in lines)
+    assert lines[0].endswith("、")  # a clause ends a line where it can
+    unit = plots.fill("预测：由实测峰值 48.9 GFLOP/s 与 triad 带宽 12 GB/s 得到的 roofline", 44)
+    assert "12 GB/s" in unit.split("\n")[-1]  # a number keeps its unit
+    assert "B = 64" in plots.fill("Llama-3-70B，8 × H100 SXM 上 B = 64 的一个解码步", 26)
