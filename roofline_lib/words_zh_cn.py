@@ -14,12 +14,12 @@ ZH_CN: dict[str, str] = {
     "memory-bound": "内存带宽受限",
     "network-bound": "网络受限",
     "one-way bytes/s per chip, in the pattern a ring collective uses": (
-        "每芯片的单向字节/秒，以环形集合通信使用链路的方式计"
+        "每芯片的单向字节/秒，即环形集合通信所用的收发模式"
     ),
-    "as printed": "按原文",
+    "as printed": "按公布值",
     "dense = sparse headline ÷ 2": "稠密 = 稀疏标称值 ÷ 2",
     "one-way = bidirectional headline ÷ 2": "单向 = 双向标称值 ÷ 2",
-    "derived": "推算",
+    "derived": "推算值",
     "assumed: {what}": "假设：{what}",
     "; ": "；",
     (
@@ -447,9 +447,6 @@ ZH_CN: dict[str, str] = {
         "explore"
     ): ("交互式探索器需要 JavaScript。在 JupyterLab 中：from roofline_lib.explorer import explore"),
     # -- book/01_where_the_time_goes.md
-    "Dense bf16 peak $C$": "稠密 bf16 峰值 $C$",
-    "As printed (source)": "原文（出处）",
-    "Basis": "依据",
     "That is C / FLOPs, upside down: T = FLOPs / C.": (
         "这是 C / FLOPs，分子分母颠倒了：T = FLOPs / C。"
     ),
@@ -471,8 +468,6 @@ ZH_CN: dict[str, str] = {
         "重叠最多带来 2 倍收益，\n而且只在临界算术强度附近"
     ),
     # -- book/02_arithmetic_intensity.md
-    "HBM bandwidth $W$": "HBM 带宽 $W$",
-    "Peak basis": "峰值依据",
     "That uses NVIDIA's sparse peak; C is the dense one.": (
         "这用的是 NVIDIA 的稀疏峰值；C 是稠密峰值。"
     ),
@@ -499,9 +494,6 @@ ZH_CN: dict[str, str] = {
     "A matmul's intensity is about B: a TPU v6e needs {ratio}× the batch of an H100": (
         "矩阵乘法的算术强度约为 B：TPU v6e 需要 H100 的 {ratio} 倍批大小"
     ),
-    "{regime}, {percent} of peak": "{regime}，峰值的 {percent}",
-    "training: $B$ = {B}": "训练：$B$ = {B}",
-    "generation: $B$ = 64": "生成：$B$ = 64",
     "square tiles, $b_B = b_F$": "方形分块，$b_B = b_F$",
     "Tile size $b_F$ (elements)": "分块大小 $b_F$（元素数）",
     "Tile intensity (FLOPs per byte loaded)": "分块算术强度（FLOPs/载入字节）",
@@ -515,9 +507,6 @@ ZH_CN: dict[str, str] = {
     "That is C/W: the split sends 2 bytes per D-element.": (
         "这是 C/W：切分后每个 D 元素要发送 2 个字节。"
     ),
-    "N chips": "芯片数 N",
-    "reduce-scatter": "归约散射（ReduceScatter）",
-    "all-reduce": "全归约（AllReduce）",
     "Smallest compute-bound shard D/N\n(bf16, two chips: φ = 1)": (
         "计算受限的最小分片 D/N\n（bf16，两块芯片：φ = 1）"
     ),
@@ -577,10 +566,6 @@ ZH_CN: dict[str, str] = {
     "That counts attention FLOPs; here MFU counts 6PB.": (
         "这把注意力的 FLOPs 也算进去了；这里的 MFU 只算 6PB。"
     ),
-    "level (source)": "层级（出处）",
-    "bandwidth, one-way": "带宽，单向",
-    "basis": "依据",
-    "critical intensity": "临界算术强度",
     "H100 SXM: the further the data travels, the more reuse it takes to stay compute-bound": (
         "H100 SXM：数据走得越远，保持计算受限所需的数据复用越多"
     ),
@@ -598,20 +583,6 @@ ZH_CN: dict[str, str] = {
         "Prefill runs on the roof, decode on the slope\n(H100 SXM, bf16 matmul with {D} × {F} "
         "weights)"
     ): ("预填充跑在屋顶上，解码跑在斜线上\n（H100 SXM，权重为 {D} × {F} 的 bf16 矩阵乘法）"),
-    "TTFT ≥ (ms)": "TTFT ≥（ms）",
-    "inter-token ≥ (ms)": "token 间隔 ≥（ms）",
-    "critical B": "临界 B",
-    "largest B": "最大 B",
-    "requests B": "请求数 B",
-    "int8 weights": "int8 权重",
-    "int8 weights and KV": "int8 权重和 KV",
-    "fp8 everywhere": "全部 fp8",
-    "dtypes": "数据类型",
-    "weights per chip (GB)": "每芯片权重（GB）",
-    "KV per token (kB)": "每 token 的 KV（kB）",
-    "link": "链路",
-    "decode $T_\\text{net}$ (ms)": "解码 $T_\\text{net}$（ms）",
-    "prefill $T_\\text{net}$ (ms)": "预填充 $T_\\text{net}$（ms）",
     "Its theoretical {dtype} peak is {peak} ({formula}); the measured peak is {percent} of it.": (
         "它的理论 {dtype} 峰值为 {peak}（{formula}）；实测峰值是它的 {percent}。"
     ),
@@ -631,8 +602,6 @@ ZH_CN: dict[str, str] = {
     ),
     "The run recorded no caveats.": "这次运行没有记录任何注意事项。",
     # -- book/10_problems_whole_model.md
-    "W, one way per GPU": "W，每 GPU 单向",
-    "critical D, N = {n}": "临界 D，N = {n}",
     # -- book/intro.md
     "matmul, B = {B}": "矩阵乘法，B = {B}",
     "Only the {B}-token matmul reaches the H100's roof; the others wait for memory": (

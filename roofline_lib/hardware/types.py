@@ -79,13 +79,14 @@ class Citation:
 
     @property
     def basis(self) -> str:
-        """A short label for tables: how the stored value relates to the printed one, in the
-        environment's language (:meth:`basis_in`)."""
-        return self.basis_in()
+        """A short label for tables: how the stored value relates to the printed one, in English
+        (a book table's cell, which the edition's catalogs translate; :meth:`basis_in` says it
+        in a language)."""
+        return self.basis_in("en")
 
     def basis_in(self, language: str | None = None) -> str:
-        """:attr:`basis` in ``language`` (:func:`roofline_lib.words.say`; what is assumed stays
-        in the catalog's words)."""
+        """:attr:`basis` in ``language`` (default: the environment's; what is assumed stays in
+        the catalog's words)."""
         parts = []
         if self.sparse_headline:
             parts.append(say("dense = sparse headline ÷ 2", language=language))
@@ -166,8 +167,8 @@ class Link:
     @property
     def basis(self) -> str:
         """How the figure is built, for tables: the scope and ``ports_used × per-port`` (what
-        the ports are is in :attr:`ports`), in the environment's language (:meth:`basis_in`)."""
-        return self.basis_in()
+        the ports are is in :attr:`ports`), in English, as :attr:`Citation.basis`."""
+        return self.basis_in("en")
 
     def basis_in(self, language: str | None = None) -> str:
         """:attr:`basis` in ``language``: the catalog's scope (:data:`LINK_SCOPE`) is translated,

@@ -209,7 +209,7 @@ def gpu_theoretical_peak(device_name: str, dtype: str) -> TheoreticalPeak | None
         return None
     peak = chip.peak(dtype)
     citation = chip.citations.get(f"peak_flops_per_s.{dtype}")
-    basis = f" ({citation.basis}: {citation.quote})" if citation else ""
+    basis = f" ({citation.basis_in()}: {citation.quote})" if citation else ""
     return TheoreticalPeak(
         dtype,
         peak,
