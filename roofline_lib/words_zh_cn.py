@@ -361,7 +361,7 @@ ZH_CN: dict[str, str] = {
     "Not a valid setting: {error}": "设置无效：{error}",
     "B, tokens": "B，token 数",
     "D, contracting dimension": "D，收缩维度",
-    "F, output features": "F，输出特征数",
+    "F, output features": "F，输出维度",
     "k, FLOPs per element": "k，每元素 FLOPs",
     "H, attention heads": "H，注意力头数",
     "S, sequence length": "S，序列长度",
