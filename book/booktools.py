@@ -8,7 +8,10 @@
 * ``glue_markdown`` makes Markdown (a generated table) available to ``{glue:md}`` with
   ``:format: myst``; ``markdown_table`` and ``cite`` build it.
 * ``show`` displays a Figure returned by roofline_lib.plots (they are not pyplot figures).
-* ``set_style`` applies the house matplotlib style once per page.
+* ``set_style`` applies the house matplotlib style once per page, with the font of the
+  edition's language (``ROOFLINE_LANG``: roofline_lib.words).
+* ``say`` (roofline_lib.words) gives every word a cell shows outside the prose (a figure's
+  title, a table's header, a hint) in the edition's language.
 * ``question`` makes a "predict, then check" answer box (an input, a Check button, a message
   area) for ``{glue:} name`` inside a sphinx-exercise ``exercise``: the library's answer, the
   tolerance, the known mistakes (roofline_lib.mistakes) and every message ride in ``data-*``
@@ -38,6 +41,7 @@ from roofline_lib import plots
 from roofline_lib.fmt import format_number, format_percent, format_quantity
 from roofline_lib.hardware import Citation
 from roofline_lib.mistakes import Mistake, known_mistakes
+from roofline_lib.words import fields_of, say, say_later, use_language_font
 
 STYLE = {
     "figure.dpi": 110,
@@ -54,8 +58,9 @@ STYLE = {
 
 
 def set_style() -> None:
-    """Apply the house style to matplotlib."""
+    """Apply the house style to matplotlib, with the font of the edition's language."""
     mpl.rcParams.update(STYLE)
+    use_language_font()
 
 
 def glue_number(name: str, value: float, digits: int = 3) -> str:
@@ -184,7 +189,7 @@ def cite(citation: Citation | None, text: str | None = None, quote: bool = False
     """A Markdown link to a catalog figure's source: ``[text](url)``, the text defaulting to the
     source's title. With ``quote``, the source's words become the link's tooltip."""
     if citation is None:
-        return "no source (user-defined)"
+        return say("no source (user-defined)")
     label = (text or citation.title).replace("[", "\\[").replace("]", "\\]")
     if quote and citation.quote:
         tooltip = citation.quote.replace("\\", "\\\\").replace('"', '\\"')
@@ -193,15 +198,24 @@ def cite(citation: Citation | None, text: str | None = None, quote: bool = False
 
 
 QUESTION_MESSAGES = {
-    "empty": "Type a number first.",
-    "text": "That is not a number: write it like 1e12, 0.0012 or 1,000.",
-    "negative": "The answer is a positive quantity, so a negative number cannot be it.",
-    "zero": "The answer is a positive quantity, so zero cannot be it.",
-    "overflow": "That number is too large to be a number at all (it overflows): check the exponent.",
-    "right": "Right: within {tolerance} of the library's value. Open the solution to compare.",
-    "wrong": "Not within {tolerance} of the answer. Try again, or open the solution.",
+    "empty": say_later("Type a number first."),
+    "text": say_later("That is not a number: write it like 1e12, 0.0012 or 1,000."),
+    "negative": say_later("The answer is a positive quantity, so a negative number cannot be it."),
+    "zero": say_later("The answer is a positive quantity, so zero cannot be it."),
+    "overflow": say_later(
+        "That number is too large to be a number at all (it overflows): check the exponent."
+    ),
+    "right": say_later(
+        "Right: within {tolerance} of the library's value. Open the solution to compare."
+    ),
+    "wrong": say_later("Not within {tolerance} of the answer. Try again, or open the solution."),
 }
-"""What an answer box says, by case; ``{tolerance}`` becomes the stated tolerance ("1%")."""
+"""What an answer box says, by case, in English (:func:`question` says it in the edition's
+language); ``{tolerance}`` becomes the stated tolerance ("1%")."""
+
+UNIT_WORDS = {"tokens": say_later("tokens"), "requests": say_later("requests")}
+"""Units that are words: an answer box's label says them in the edition's language (the reader
+may still type the English unit after the number, as for any unit)."""
 
 
 def question(
@@ -222,7 +236,10 @@ def question(
         raise ValueError(f"name must be a lower-case identifier, got {name!r}")
     catalogue = known_mistakes(answer, mistakes, rtol)
     tolerance = f"{100 * rtol:g}%"
-    messages = {k: v.format(tolerance=tolerance) for k, v in QUESTION_MESSAGES.items()}
+    messages = {
+        k: say(v, tolerance=tolerance) if fields_of(v) else say(v)
+        for k, v in QUESTION_MESSAGES.items()
+    }
     data = {
         "answer": repr(float(answer)),
         "rtol": repr(float(rtol)),
@@ -232,13 +249,22 @@ def question(
     }
     attributes = " ".join(f'data-{k}="{html.escape(v, quote=True)}"' for k, v in data.items())
     ident = f"predict-{name.replace('_', '-')}"
-    in_unit = f" ({html.escape(unit)})" if unit else ""
+    shown_unit = say(UNIT_WORDS[unit]) if unit in UNIT_WORDS else unit
+    label = (
+        say(
+            "Your answer ({unit}), checked to within {tolerance}:",
+            unit=shown_unit,
+            tolerance=tolerance,
+        )
+        if unit
+        else say("Your answer, checked to within {tolerance}:", tolerance=tolerance)
+    )
     box = (
         f'<div class="predict" {attributes}>'
-        f'<label for="{ident}">Your answer{in_unit}, checked to within {tolerance}:</label> '
+        f'<label for="{ident}">{html.escape(label)}</label> '
         f'<span class="predict-row"><input id="{ident}" type="text" inputmode="decimal" '
         'autocomplete="off" spellcheck="false"> '
-        '<button type="button" class="predict-check">Check</button></span>'
+        f'<button type="button" class="predict-check">{html.escape(say("Check"))}</button></span>'
         '<p class="predict-message" role="status" aria-live="polite"></p></div>'
     )
     shown = HTML(box)

@@ -9,7 +9,8 @@ In JupyterLab (``make lab``)::
 Everything it shows comes from the library: the operation's cost from :mod:`roofline_lib.costs`
 (or :mod:`roofline_lib.sharding` for the network case), the verdict from
 :func:`roofline_lib.roofline.analyze`, the chart from :func:`roofline_lib.plots.plot_roofline`
-and the numbers from :mod:`roofline_lib.fmt`. No formula is written here.
+and the numbers from :mod:`roofline_lib.fmt`. No formula is written here. Its words are in the
+environment's language (:mod:`roofline_lib.words`); the tables below hold them in English.
 
 :func:`snapshot` builds the same explorer with its controls disabled, for a static page: the
 book displays one, and its widget state is embedded in the HTML so that it renders without a
@@ -38,6 +39,7 @@ from .hardware import CATALOG, Chip, get_chip
 from .plots import plot_roofline
 from .roofline import RooflineEstimate, analyze
 from .sharding import ShardedMatmulCost, sharded_matmul
+from .words import say, say_later, use_language_font
 
 SHARDS = 2
 """The network operation splits D over this many chips (both sources' 2-chip example)."""
@@ -66,45 +68,48 @@ class Operation:
 
 OPERATIONS: dict[str, Operation] = {
     "matmul": Operation(
-        "matmul X[B, D] · Y[D, F]", "The matmul", "BDF", lambda B, D, F, dt: matmul(B, D, F, dt)
+        say_later("matmul X[B, D] · Y[D, F]"),
+        say_later("The matmul"),
+        "BDF",
+        lambda B, D, F, dt: matmul(B, D, F, dt),
     ),
     "batched_matmul": Operation(
-        "batched matmul: a different Y[D, F] for each of the B rows",
-        "The batched matmul",
+        say_later("batched matmul: a different Y[D, F] for each of the B rows"),
+        say_later("The batched matmul"),
         "BDF",
         lambda B, D, F, dt: batched_matmul(B, D, F, dt),
     ),
     "sharded_matmul": Operation(
-        f"matmul split along D over {SHARDS} chips (network)",
-        f"The {SHARDS}-chip matmul",
+        say_later("matmul split along D over 2 chips (network)"),
+        say_later("The 2-chip matmul"),
         "BDF",
         lambda B, D, F, dt: sharded_matmul(B, D, F, SHARDS, dt),
         network=True,
     ),
     "dot_product": Operation(
-        "dot product of two length-D vectors",
-        "The dot product",
+        say_later("dot product of two length-D vectors"),
+        say_later("The dot product"),
         "D",
         lambda B, D, F, dt: dot_product(D, dt.x),
         vector=True,
     ),
     "relu": Operation(
-        "ReLU over a [B, D] activation",
-        "ReLU",
+        say_later("ReLU over a [B, D] activation"),
+        say_later("ReLU"),
         "BD",
         lambda B, D, F, dt: elementwise(B * D, "relu", dt.x),
         vector=True,
     ),
     "layernorm": Operation(
-        "LayerNorm over a [B, D] activation",
-        "LayerNorm",
+        say_later("LayerNorm over a [B, D] activation"),
+        say_later("LayerNorm"),
         "BD",
         lambda B, D, F, dt: elementwise(B * D, "layernorm", dt.x),
         vector=True,
     ),
     "softmax": Operation(
-        "softmax over a [B, D] activation",
-        "Softmax",
+        say_later("softmax over a [B, D] activation"),
+        say_later("Softmax"),
         "BD",
         lambda B, D, F, dt: elementwise(B * D, "softmax", dt.x),
         vector=True,
@@ -113,10 +118,10 @@ OPERATIONS: dict[str, Operation] = {
 """The operations, by key."""
 
 NUMBER_FORMATS: dict[str, str] = {
-    "bf16": "bf16 × bf16 → bf16",
-    "int8": "int8 × int8 → int8",
-    "w8a16": "bf16 activations × int8 weights",
-    "fp32": "fp32 × fp32 → fp32",
+    "bf16": say_later("bf16 × bf16 → bf16"),
+    "int8": say_later("int8 × int8 → int8"),
+    "w8a16": say_later("bf16 activations × int8 weights"),
+    "fp32": say_later("fp32 × fp32 → fp32"),
 }
 """Number formats (matmul dtype presets of :func:`roofline_lib.costs.matmul_dtypes`), by key.
 Vector operations use the activation dtype (bf16 for w8a16)."""
@@ -132,16 +137,16 @@ CHART_FIGSIZE = (5.6, 3.7)
 INTENSITY_RANGE = (0.05, 2e5)
 """The chart's x range in FLOPs/byte: wide enough that the point never leaves it."""
 
-LIVE_HINT = (
+LIVE_HINT = say_later(
     "Move a slider or change a menu: the point, the verdict and the times follow. "
     "Numbers come from <code>roofline_lib</code>."
 )
-SNAPSHOT_NOTE = (
+SNAPSHOT_NOTE = say_later(
     "<b>Snapshot</b>, rendered when the book was built: these controls do not respond here. "
     "Live: <code>make lab</code>, then <code>from roofline_lib.explorer import explore; "
     "explore()</code>."
 )
-VECTOR_NOTE = (
+VECTOR_NOTE = say_later(
     "Vector operations run on vector units, whose peak is below the matrix-unit peak drawn "
     "here; they sit so far left of either ridge that the bandwidth line binds first."
 )
@@ -242,29 +247,49 @@ def _shape(reading: Reading) -> str:
 
 
 def readout_rows(reading: Reading) -> list[tuple[str, str]]:
-    """The readout as (label, value) pairs, every value formatted by :mod:`roofline_lib.fmt`."""
+    """The readout as (label, value) pairs, every value formatted by :mod:`roofline_lib.fmt`
+    (the live explorer, roofline-explorer.js, words it the same, from the same templates)."""
     e, chip = reading.estimate, reading.chip
     intensity, critical = float(e.arithmetic_intensity), e.critical_intensity
-    per_chip = " per chip" if reading.operation.network else ""
+    network = reading.operation.network
     level = reading.level_name
     return [
-        ("Operation", f"{reading.operation.label} ({_shape(reading)})"),
-        (f"FLOPs{per_chip}", format_number(float(e.flops))),
-        (f"Bytes moved{per_chip} ({level})", format_quantity(float(e.bytes_moved), "B")),
-        ("Arithmetic intensity", f"{_intensity(intensity, critical)} FLOPs/byte"),
+        (say("Operation"), f"{say(reading.operation.label)} ({_shape(reading)})"),
+        (say("FLOPs per chip") if network else say("FLOPs"), format_number(float(e.flops))),
         (
-            f"Critical intensity ({chip.name}, {reading.compute_dtype}, {level})",
+            say("Bytes moved per chip ({level})", level=level)
+            if network
+            else say("Bytes moved ({level})", level=level),
+            format_quantity(float(e.bytes_moved), "B"),
+        ),
+        (
+            say("Arithmetic intensity"),
+            f"{_intensity(intensity, critical)} FLOPs/byte",
+        ),
+        (
+            say(
+                "Critical intensity ({chip}, {dtype}, {level})",
+                chip=chip.name,
+                dtype=reading.compute_dtype,
+                level=level,
+            ),
             f"{_intensity(critical, intensity)} FLOPs/byte",
         ),
-        ("Regime", str(e.regime)),
-        ("T_math = FLOPs / peak", format_quantity(float(e.t_math_s), "s")),
-        (f"T_comms = bytes / {level} bandwidth", format_quantity(float(e.t_comms_s), "s")),
-        ("Lower bound, max(T_math, T_comms)", format_quantity(float(e.lower_bound_s), "s")),
-        ("Upper bound, T_math + T_comms", format_quantity(float(e.upper_bound_s), "s")),
+        (say("Regime"), say(str(e.regime))),
+        (say("T_math = FLOPs / peak"), format_quantity(float(e.t_math_s), "s")),
         (
-            "Achievable throughput",
-            f"{format_quantity(float(e.achievable_flops_per_s), 'FLOP/s')} "
-            f"({format_percent(float(e.fraction_of_peak))} of peak)",
+            say("T_comms = bytes / {level} bandwidth", level=level),
+            format_quantity(float(e.t_comms_s), "s"),
+        ),
+        (say("Lower bound, max(T_math, T_comms)"), format_quantity(float(e.lower_bound_s), "s")),
+        (say("Upper bound, T_math + T_comms"), format_quantity(float(e.upper_bound_s), "s")),
+        (
+            say("Achievable throughput"),
+            say(
+                "{rate} ({percent} of peak)",
+                rate=format_quantity(float(e.achievable_flops_per_s), "FLOP/s"),
+                percent=format_percent(float(e.fraction_of_peak)),
+            ),
         ),
     ]
 
@@ -279,7 +304,9 @@ def readout_html(reading: Reading) -> str:
         f"<tr><td>{_subscripts(html.escape(label))}</td><td><b>{html.escape(value)}</b></td></tr>"
         for label, value in readout_rows(reading)
     )
-    note = f"<p><small>{html.escape(VECTOR_NOTE)}</small></p>" if reading.operation.vector else ""
+    note = (
+        f"<p><small>{html.escape(say(VECTOR_NOTE))}</small></p>" if reading.operation.vector else ""
+    )
     return f'<table class="explorer-readout">{rows}</table>{note}'
 
 
@@ -288,10 +315,23 @@ def chart_title(reading: Reading) -> str:
     e = reading.estimate
     intensity, critical = float(e.arithmetic_intensity), e.critical_intensity
     relation = "≥" if e.regime == "compute-bound" else "<"
-    return (
-        f"{reading.operation.short} is {e.regime} on {reading.chip.name}: intensity "
-        f"{_intensity(intensity, critical)} {relation} critical {_intensity(critical, intensity)}"
+    return say(
+        "{operation} is {regime} on {chip}: intensity {intensity} {relation} critical {critical}",
+        operation=say(reading.operation.short),
+        regime=say(str(e.regime)),
+        chip=reading.chip.name,
+        intensity=_intensity(intensity, critical),
+        relation=relation,
+        critical=_intensity(critical, intensity),
     )
+
+
+def _two_lines(title: str) -> str:
+    """The title broken after its first colon (ASCII or full-width), where its finding starts."""
+    for colon in (": ", "："):
+        if colon in title:
+            return title.replace(colon, colon.rstrip() + "\n", 1)
+    return title
 
 
 def plot_reading(reading: Reading, ax: Any = None) -> Figure:
@@ -300,6 +340,7 @@ def plot_reading(reading: Reading, ax: Any = None) -> Figure:
     intensity = float(e.arithmetic_intensity)
     lo, hi = INTENSITY_RANGE
     intensity_range = (min(lo, intensity / 3), max(hi, intensity * 3))
+    use_language_font()
     if ax is None:
         ax = Figure(figsize=CHART_FIGSIZE, layout="constrained").add_subplot()
     fig = plot_roofline(
@@ -308,7 +349,7 @@ def plot_reading(reading: Reading, ax: Any = None) -> Figure:
         e.level,
         intensity_range=intensity_range,
         ax=ax,
-        title=chart_title(reading).replace(": ", ":\n", 1),  # two lines fit a phone
+        title=_two_lines(chart_title(reading)),  # two lines fit a phone
     )
     y = float(e.achievable_flops_per_s)
     color = palette.OKABE_ITO["vermillion"]
@@ -395,24 +436,28 @@ class Explorer:
         menu = {"layout": widgets.Layout(width="100%", max_width="480px")}
         style = {"description_width": "initial"}
         self.chip = widgets.Dropdown(
-            options=_chip_options(c), value=c, description="Chip", style=style, **menu
+            options=_chip_options(c), value=c, description=say("Chip"), style=style, **menu
         )
         self.number_format = widgets.Dropdown(
             options=self._format_options(c),
             value=number_format,
-            description="Numbers",
+            description=say("Numbers"),
             style=style,
             **menu,
         )
         self.op = widgets.Dropdown(
-            options=self._op_options(c), value=op, description="Operation", style=style, **menu
+            options=self._op_options(c),
+            value=op,
+            description=say("Operation"),
+            style=style,
+            **menu,
         )
         self.B, self.D, self.F = (_log_slider(n, v) for n, v in (("B", B), ("D", D), ("F", F)))
         self.chart = widgets.Image(
             format="png", layout=widgets.Layout(width="100%", max_width="760px")
         )
         self.readout = widgets.HTML()
-        note = widgets.HTML(LIVE_HINT if live else SNAPSHOT_NOTE)
+        note = widgets.HTML(say(LIVE_HINT) if live else say(SNAPSHOT_NOTE))
         controls = widgets.VBox([self.chip, self.number_format, self.op, self.B, self.D, self.F])
         self.widget = widgets.VBox([note, controls, self.chart, self.readout])
         self.widget.add_class("roofline-explorer")
@@ -429,11 +474,11 @@ class Explorer:
 
     @staticmethod
     def _format_options(chip: Chip) -> list[tuple[str, str]]:
-        return [(NUMBER_FORMATS[key], key) for key in available_formats(chip)]
+        return [(say(NUMBER_FORMATS[key]), key) for key in available_formats(chip)]
 
     @staticmethod
     def _op_options(chip: Chip) -> list[tuple[str, str]]:
-        return [(OPERATIONS[key].label, key) for key in available_operations(chip)]
+        return [(say(OPERATIONS[key].label), key) for key in available_operations(chip)]
 
     def _on_change(self, change: dict[str, Any]) -> None:
         if self._busy:
@@ -472,7 +517,10 @@ class Explorer:
             )
         except ValueError as error:
             self.reading = None
-            self.readout.value = f"<p><b>Not a valid setting:</b> {html.escape(str(error))}</p>"
+            self.readout.value = (
+                f"<p><b>{html.escape(say('Not a valid setting:'))}</b> "
+                f"{html.escape(str(error))}</p>"
+            )
             return
         self.reading = reading
         self.readout.value = readout_html(reading)

@@ -10,6 +10,10 @@ owns it (:mod:`~roofline_lib.hardware`, :mod:`~roofline_lib.dtypes`, :mod:`~roof
 
 The JavaScript writes the cost formulas a second time; :func:`reference` is the library's answer
 for one of its configurations, and the book's browser test holds the two to a relative 1e-12.
+
+Words: the labels, and every text the JavaScript writes (:data:`LIVE_WORDS`, its ``say("...")``
+calls), are exported in the edition's language (:func:`roofline_lib.words.say`), the JavaScript's
+own English templates as keys.
 """
 
 from __future__ import annotations
@@ -33,8 +37,9 @@ from .costs import (
 from .dtypes import BYTES_PER_ELEMENT
 from .explorer import INTENSITY_RANGE, NUMBER_FORMATS, SHARDS, SLIDER_EXPONENTS, VECTOR_NOTE
 from .hardware import CATALOG, Chip, Citation, get_chip
-from .roofline import RooflineEstimate, analyze
+from .roofline import REGIMES, RooflineEstimate, analyze
 from .sharding import COLLECTIVES, DEFAULT_COLLECTIVE, ShardedMatmulCost, sharded_matmul
+from .words import say, say_later
 
 LIVE_SLIDER_EXPONENTS: dict[str, tuple[float, float, float]] = {
     **SLIDER_EXPONENTS,
@@ -51,16 +56,76 @@ sequence length S 128–2²⁰; head dimension d 32–512; flash tile M 16–4,0
 (at most the smallest D, so that D always splits evenly)."""
 
 SLIDER_LABELS: dict[str, str] = {
-    "B": "B, tokens",
-    "D": "D, contracting dimension",
-    "F": "F, output features",
-    "k": "k, FLOPs per element",
-    "H": "H, attention heads",
-    "S": "S, sequence length",
-    "d": "d, head dimension",
-    "M": "M, query rows per flash tile",
-    "N": "N, chips",
+    "B": say_later("B, tokens"),
+    "D": say_later("D, contracting dimension"),
+    "F": say_later("F, output features"),
+    "k": say_later("k, FLOPs per element"),
+    "H": say_later("H, attention heads"),
+    "S": say_later("S, sequence length"),
+    "d": say_later("d, head dimension"),
+    "M": say_later("M, query rows per flash tile"),
+    "N": say_later("N, chips"),
 }
+
+COLLECTIVE_LABELS: dict[str, str] = {
+    "exchange": say_later("exchange"),
+    "reduce_scatter": say_later("reduce scatter"),
+    "all_reduce": say_later("all reduce"),
+}
+"""What the collective menu shows for each of :data:`roofline_lib.sharding.COLLECTIVES`."""
+
+LIVE_WORDS = (
+    # the readout (as roofline_lib.explorer.readout_rows words it)
+    say_later("Operation"),
+    say_later("FLOPs"),
+    say_later("FLOPs per chip"),
+    say_later("Bytes moved ({level})"),
+    say_later("Bytes moved per chip ({level})"),
+    say_later("Arithmetic intensity"),
+    say_later("Critical intensity ({chip}, {dtype}, {level})"),
+    say_later("Regime"),
+    say_later("T_math = FLOPs / peak"),
+    say_later("T_comms = bytes / {level} bandwidth"),
+    say_later("Lower bound, max(T_math, T_comms)"),
+    say_later("Upper bound, T_math + T_comms"),
+    say_later("Achievable throughput"),
+    say_later("{rate} ({percent} of peak)"),
+    say_later("Readout (roofline_lib's formulas and formatting)"),
+    say_later(
+        "{operation} is {regime} on {chip}: intensity {intensity} {relation} critical "
+        "{critical}; it can reach {rate}."
+    ),
+    say_later("Not a valid setting: {error}"),
+    # the controls
+    say_later("Explorer settings"),
+    say_later("Chip"),
+    say_later("Numbers"),
+    say_later("Bytes cross"),
+    say_later("Collective"),
+    # the sources
+    say_later("Peak, {dtype}"),
+    say_later("{level}, one-way per chip"),
+    say_later("{level} bandwidth"),
+    say_later("Sources of the {chip} figures used here"),
+    say_later("{label}: {value}. "),
+    say_later(": “{quote}” ({basis}; verified {date})"),
+    say_later(". {note}"),
+    say_later("no citation in the catalog"),
+    # the chart
+    say_later(
+        "Roofline of the {chip} ({dtype}, {level}): the point, at intensity {intensity} "
+        "FLOPs/byte, reaches {rate} under a roof of {peak}."
+    ),
+    say_later("The chart library did not load; the readout below is complete."),
+    say_later("Arithmetic intensity (FLOPs/byte)"),
+    say_later("Achievable FLOP/s"),
+    say_later("roofline, HBM"),
+    say_later("roofline, {level}"),
+    say_later("the operation"),
+    *REGIMES,
+)
+"""Every text roofline-explorer.js writes with its ``say(...)`` (English templates, ``{name}``
+fields), and the regimes it says; :func:`explorer_data` exports them in the edition's language."""
 
 DEFAULTS: dict[str, int] = {
     "B": 256,
@@ -97,39 +162,39 @@ class LiveOperation:
 
 LIVE_OPERATIONS: dict[str, LiveOperation] = {
     "dot_product": LiveOperation(
-        "dot product of two length-D vectors",
+        say_later("dot product of two length-D vectors"),
         ("D",),
         lambda n, dt, c: dot_product(n["D"], dt.x),
         vector=True,
     ),
     "elementwise": LiveOperation(
-        "elementwise, k FLOPs per element of a [B, D] activation",
+        say_later("elementwise, k FLOPs per element of a [B, D] activation"),
         ("B", "D", "k"),
         lambda n, dt, c: elementwise(n["B"] * n["D"], n["k"], dt.x),
         vector=True,
     ),
     "matmul": LiveOperation(
-        "matmul X[B, D] · Y[D, F]",
+        say_later("matmul X[B, D] · Y[D, F]"),
         ("B", "D", "F"),
         lambda n, dt, c: matmul(n["B"], n["D"], n["F"], dt),
     ),
     "batched_matmul": LiveOperation(
-        "batched matmul: a different Y[D, F] for each of the B rows",
+        say_later("batched matmul: a different Y[D, F] for each of the B rows"),
         ("B", "D", "F"),
         lambda n, dt, c: batched_matmul(n["B"], n["D"], n["F"], dt),
     ),
     "attention_standard": LiveOperation(
-        "attention, standard (scores in HBM)",
+        say_later("attention, standard (scores in HBM)"),
         ("H", "S", "d"),
         lambda n, dt, c: standard_attention(n["H"], n["S"], n["d"], dt.x),
     ),
     "attention_flash": LiveOperation(
-        "attention, flash (tiles of M query rows on chip)",
+        say_later("attention, flash (tiles of M query rows on chip)"),
         ("H", "S", "d", "M"),
         lambda n, dt, c: flash_attention(n["H"], n["S"], n["d"], n["M"], dt.x),
     ),
     "sharded_matmul": LiveOperation(
-        "matmul split along D over N chips (network)",
+        say_later("matmul split along D over N chips (network)"),
         ("B", "D", "F", "N"),
         lambda n, dt, c: sharded_matmul(n["B"], n["D"], n["F"], n["N"], dt, c),
         network=True,
@@ -139,7 +204,7 @@ LIVE_OPERATIONS: dict[str, LiveOperation] = {
 (x) of the number format, as :mod:`roofline_lib.explorer` does."""
 
 
-def _citation(citation: Citation | None) -> dict[str, str] | None:
+def _citation(citation: Citation | None, language: str | None) -> dict[str, str] | None:
     if citation is None:
         return None
     return {
@@ -147,14 +212,15 @@ def _citation(citation: Citation | None) -> dict[str, str] | None:
         "url": citation.url,
         "quote": citation.quote,
         "note": citation.note,
-        "basis": citation.basis,
+        "basis": citation.basis_in(language),
         "verified": citation.verified,
     }
 
 
-def chip_data(chip: Chip) -> dict[str, Any]:
+def chip_data(chip: Chip, language: str | None = None) -> dict[str, Any]:
     """One chip as JSON: dense peaks (FLOP/s) by dtype, levels (bytes/s, one-way per chip for
-    links) in the chip's order, the default link, and each figure's citation (or null)."""
+    links) in the chip's order, the default link, and each figure's citation (or null), its
+    basis in ``language`` (quotes and notes in the catalog's words)."""
     levels = [
         {
             "key": level,
@@ -164,9 +230,10 @@ def chip_data(chip: Chip) -> dict[str, Any]:
             "citation": _citation(
                 chip.links[level].citation
                 if level in chip.links
-                else chip.citations.get(f"{level}_bandwidth_bytes_per_s")
+                else chip.citations.get(f"{level}_bandwidth_bytes_per_s"),
+                language,
             ),
-            "scope": chip.links[level].basis if level in chip.links else "",
+            "scope": chip.links[level].basis_in(language) if level in chip.links else "",
         }
         for level in chip.levels
     ]
@@ -175,7 +242,7 @@ def chip_data(chip: Chip) -> dict[str, Any]:
         "vendor": chip.vendor,
         "peak_flops_per_s": dict(chip.peak_flops_per_s),
         "peak_citations": {
-            dtype: _citation(chip.citations.get(f"peak_flops_per_s.{dtype}"))
+            dtype: _citation(chip.citations.get(f"peak_flops_per_s.{dtype}"), language)
             for dtype in chip.peak_flops_per_s
         },
         "levels": levels,
@@ -183,17 +250,19 @@ def chip_data(chip: Chip) -> dict[str, Any]:
     }
 
 
-def explorer_data() -> dict[str, Any]:
-    """Everything the live explorer shows, as a JSON-ready dict (see the module docstring)."""
+def explorer_data(language: str | None = None) -> dict[str, Any]:
+    """Everything the live explorer shows, as a JSON-ready dict (see the module docstring), its
+    words in ``language`` (default: :func:`roofline_lib.words.language`)."""
     return {
-        "chips": [chip_data(chip) for chip in CATALOG.values()],
+        "chips": [chip_data(chip, language) for chip in CATALOG.values()],
         "bytes_per_element": dict(BYTES_PER_ELEMENT),
         "formats": {
-            key: {"label": label, **vars(PRESETS[key])} for key, label in NUMBER_FORMATS.items()
+            key: {"label": say(label, language=language), **vars(PRESETS[key])}
+            for key, label in NUMBER_FORMATS.items()
         },
         "operations": {
             key: {
-                "label": op.label,
+                "label": say(op.label, language=language),
                 "uses": list(op.uses),
                 "network": op.network,
                 "vector": op.vector,
@@ -201,14 +270,21 @@ def explorer_data() -> dict[str, Any]:
             for key, op in LIVE_OPERATIONS.items()
         },
         "collectives": list(COLLECTIVES),
+        "collective_labels": {
+            key: say(COLLECTIVE_LABELS[key], language=language) for key in COLLECTIVES
+        },
         "default_collective": DEFAULT_COLLECTIVE,
         "sliders": {
-            key: {"exponents": list(LIVE_SLIDER_EXPONENTS[key]), "label": SLIDER_LABELS[key]}
+            key: {
+                "exponents": list(LIVE_SLIDER_EXPONENTS[key]),
+                "label": say(SLIDER_LABELS[key], language=language),
+            }
             for key in LIVE_SLIDER_EXPONENTS
         },
         "defaults": dict(DEFAULTS),
         "intensity_range": list(INTENSITY_RANGE),
-        "vector_note": VECTOR_NOTE,
+        "vector_note": say(VECTOR_NOTE, language=language),
+        "words": {english: say(english, language=language) for english in LIVE_WORDS},
     }
 
 

@@ -20,8 +20,17 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .words import say, say_later
+
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-PREFIXES = {3: "kilo", 6: "mega", 9: "giga", 12: "tera", 15: "peta", 18: "exa"}
+PREFIXES = {
+    3: say_later("kilo"),
+    6: say_later("mega"),
+    9: say_later("giga"),
+    12: say_later("tera"),
+    15: say_later("peta"),
+    18: say_later("exa"),
+}
 """SI prefixes by power of ten (BIPM, The International System of Units, 9th ed., table 7)."""
 
 GENERIC_FACTORS: tuple[float, ...] = (
@@ -76,30 +85,35 @@ def format_factor(ratio: float) -> str:
 
 def factor_words(ratio: float) -> str:
     """What an answer ``ratio`` times the right one most likely means: 'a factor of two dropped
-    or doubled', 'a unit prefix off (tera, 10^12), too small', 'the sign flipped', ..."""
+    or doubled', 'a unit prefix off (tera, 10^12), too small', 'the sign flipped', ... (in the
+    language of :func:`roofline_lib.words.language`)."""
     if ratio == 0:
-        return "zero where the answer is not"
+        return say("zero where the answer is not")
     size = abs(ratio)
-    sign = ", with the sign flipped" if ratio < 0 else ""
     big = size if size >= 1 else 1 / size
-    way = "too large" if size > 1 else "too small"
+    way = say("too large") if size > 1 else say("too small")
     if (k := _power_of_ten(size)) is not None and abs(k) % 3 == 0 and abs(k) in PREFIXES:
-        words = f"a unit prefix off ({PREFIXES[abs(k)]}, 10^{abs(k)}), {way}"
+        words = say(
+            "a unit prefix off ({prefix}, 10^{power}), {way}",
+            prefix=say(PREFIXES[abs(k)]),
+            power=abs(k),
+            way=way,
+        )
     elif (k := _power_of_ten(size)) is not None:
-        words = f"a power of ten off (10^{k})"
+        words = say("a power of ten off (10^{power})", power=k)
     elif _whole(big) == 2:
-        words = "a factor of two dropped or doubled"
+        words = say("a factor of two dropped or doubled")
     elif _whole(big) == 8:
-        words = f"bits and bytes mixed up (8 bits to a byte), {way}"
+        words = say("bits and bytes mixed up (8 bits to a byte), {way}", way=way)
     elif any(math.isclose(big, 1.024**j, rel_tol=1e-6) for j in range(1, 7)):
-        words = "binary and decimal prefixes mixed up (1024 against 1000)"
+        words = say("binary and decimal prefixes mixed up (1024 against 1000)")
     elif (n := _whole(big)) is not None:
-        words = f"a factor of {n} {way}"
+        words = say("a factor of {n} {way}", n=n, way=way)
     elif ratio < 0 and math.isclose(size, 1.0, rel_tol=1e-6):
-        return "the sign flipped"
+        return say("the sign flipped")
     else:
-        words = "off by one constant factor"
-    return f"{words}{sign}"
+        words = say("off by one constant factor")
+    return say("{words}, with the sign flipped", words=words) if ratio < 0 else words
 
 
 def describe_factor(ratio: float) -> str:
@@ -124,7 +138,14 @@ def factor_mistakes(answer: float) -> tuple[Mistake, ...]:
     """``answer × r`` for each r of :data:`GENERIC_FACTORS`, with its words as the hint:
     'That is ×8 the answer: bits and bytes mixed up (8 bits to a byte), too large.'"""
     return tuple(
-        Mistake(answer * r, f"That is {format_factor(r)} the answer: {factor_words(r)}.")
+        Mistake(
+            answer * r,
+            say(
+                "That is {factor} the answer: {words}.",
+                factor=format_factor(r),
+                words=factor_words(r),
+            ),
+        )
         for r in GENERIC_FACTORS
     )
 

@@ -2,14 +2,18 @@
 
 Every function takes an optional ``ax`` (drawing into a new figure when it is None), returns the
 matplotlib Figure, and never calls ``plt.show()``. Colours come from :mod:`roofline_lib.palette`.
-Axes are labelled with units; titles default to a sentence stating what the chart shows.
+Axes are labelled with units; titles default to a sentence stating what the chart shows. Every
+word is said in the environment's language (:func:`roofline_lib.words.say`), drawn with its font
+(:func:`roofline_lib.words.use_language_font`, called wherever a figure is created).
 """
 
 from __future__ import annotations
 
 import itertools
 import math
+import re
 import textwrap
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -30,9 +34,11 @@ from .fmt import format_number, format_quantity
 from .hardware import Chip, get_chip
 from .roofline import achievable_flops_per_s, critical_intensity
 from .throughput import matmul_throughput
+from .words import math_text_family, say, say_later, use_language_font
 
-INTENSITY_LABEL = "Arithmetic intensity (FLOPs/byte)"
-THROUGHPUT_LABEL = "Achievable throughput (FLOP/s)"
+INTENSITY_LABEL = say_later("Arithmetic intensity (FLOPs/byte)")
+THROUGHPUT_LABEL = say_later("Achievable throughput (FLOP/s)")
+"""The axis labels of a roofline chart, in English: draw them with ``say(INTENSITY_LABEL)``."""
 PAGE_WIDTH_IN = 4.8
 """Figures are drawn (and, by :func:`fit_figure`, shrunk to) at most this wide, inches. A phone
 390 CSS px wide shows a book figure about 340 px wide, so a point of text appears at about
@@ -46,7 +52,9 @@ _MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 
 
 def axes_or_new(ax: Axes | None) -> Axes:
-    """``ax``, or the axes of a new figure of :data:`DEFAULT_FIGSIZE` with constrained layout."""
+    """``ax``, or the axes of a new figure of :data:`DEFAULT_FIGSIZE` with constrained layout,
+    drawn with the language's font (:func:`~roofline_lib.words.use_language_font`)."""
+    use_language_font()
     if ax is not None:
         return ax
     fig = Figure(figsize=DEFAULT_FIGSIZE, layout="constrained")
@@ -58,13 +66,16 @@ def fit_figure(
 ) -> Figure:
     """Shrink ``fig`` to at most ``width_in`` wide (keeping its shape), raise any text smaller
     than ``min_font_pt`` to it and wrap titles wider than the figure, so that the figure's text
-    stays legible on a phone. Returns ``fig``."""
+    stays legible on a phone; a text mixing ``$math$`` with CJK words gets the CJK font
+    (:func:`~roofline_lib.words.math_text_family`). Returns ``fig``."""
     width, height = fig.get_size_inches()
     if width > width_in:
         fig.set_size_inches(width_in, height * width_in / width)
     for text in fig.findobj(Text):
         if text.get_text() and _font_pt(text) < min_font_pt:
             text.set_fontsize(min_font_pt)
+        if family := math_text_family(text.get_text()):
+            text.set_fontfamily(family)
     _wrap_titles(fig)
     return fig
 
@@ -87,13 +98,88 @@ def _wrap_titles(fig: Figure) -> None:
             if title.get_window_extent(renderer).width <= room:
                 lines.append(line)
                 continue
-            for parts in range(2, 7):  # the fewest pieces that fit, of about equal length
-                wrapped = textwrap.fill(line, math.ceil(len(line) / parts) + 4)
-                title.set_text(wrapped)
-                if title.get_window_extent(renderer).width <= room:
-                    break
+            if text_width(line) == len(line):
+                for parts in range(2, 7):  # the fewest pieces that fit, of about equal length
+                    wrapped = textwrap.fill(line, math.ceil(len(line) / parts) + 4)
+                    title.set_text(wrapped)
+                    if title.get_window_extent(renderer).width <= room:
+                        break
+            else:
+                wrapped = _fewest_even_lines(title, line, room, renderer)
             lines.append(wrapped)
         title.set_text("\n".join(lines))
+
+
+def text_width(text: str) -> int:
+    """``text``'s width in columns: 2 for a wide (CJK) character, 1 for any other."""
+    return sum(2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in text)
+
+
+_CJK_TOKEN = re.compile(r"\s+|[^\s\u2e80-\ufaff\ufe30-\uffef]+|.")
+_NO_BREAK_BEFORE = frozenset("，。；：、）”’！？》」")
+_NO_BREAK_AFTER = frozenset("（“‘《「")
+_CLAUSE_END = frozenset("，；：、。")
+_OPERATORS = frozenset("=×≥≤≈<>+−–/·")
+
+
+def _together(left: str, right: str) -> bool:
+    """Whether a space between two Latin pieces must not break: a number and its unit, or
+    either side an operator."""
+    if text_width(right[0]) == 2 or text_width(left[-1]) == 2:
+        return False
+    return left[-1].isdigit() or left[-1] in _OPERATORS or right[0] in _OPERATORS
+
+
+def fill(text: str, width: int) -> str:
+    """``text`` wrapped to lines of at most ``width`` columns (:func:`text_width`).
+
+    Text without CJK characters is :func:`textwrap.fill`'s, broken at spaces only. Text with
+    them may also break between two CJK characters, as Chinese is set: never inside a Latin word
+    or a number, before closing punctuation (，。）) or after opening punctuation (（“), nor
+    between a number and its unit or around an operator ("12 GB/s", "B = 64"); a line that must
+    break ends after its last comma or semicolon when that keeps it at least 40% full."""
+    if text_width(text) == len(text):
+        return textwrap.fill(text, width)
+    pieces: list[str] = []
+    for token in _CJK_TOKEN.findall(text):
+        glued = pieces and not token.isspace() and not pieces[-1].isspace()
+        if glued and (token[0] in _NO_BREAK_BEFORE or pieces[-1][-1] in _NO_BREAK_AFTER):
+            pieces[-1] += token
+        elif len(pieces) > 1 and pieces[-1] == " " and _together(pieces[-2], token):
+            pieces[-2:] = [pieces[-2] + " " + token]
+        else:
+            pieces.append(token)
+    lines, line = [], ""
+    for piece in pieces:
+        if piece.isspace():
+            line += " " if line else ""
+            continue
+        if line and text_width(line + piece) > width:
+            cut = max((i for i, c in enumerate(line) if c in _CLAUSE_END), default=-1) + 1
+            if cut == 0 or text_width(line[:cut]) < 0.4 * width:
+                cut = len(line)
+            lines.append(line[:cut].rstrip())
+            line = line[cut:].lstrip()
+        line += piece
+    lines.append(line.rstrip())
+    return "\n".join(lines)
+
+
+def _fewest_even_lines(title: Text, line: str, room: float, renderer: RendererBase) -> str:
+    """``line`` (with CJK text) filled into the fewest lines that fit ``room`` (display units),
+    as even as that many lines can be: its pieces are of very different widths (a number with
+    its unit, a Chinese character), so no one width per line count does."""
+    best = fill(line, math.ceil(text_width(line) / 6) + 4)  # if none fits: six lines
+    lines = 0
+    for width in range(text_width(line) - 1, 7, -1):
+        wrapped = fill(line, width)
+        title.set_text(wrapped)
+        if title.get_window_extent(renderer).width > room:
+            continue
+        if lines and wrapped.count("\n") > lines:
+            break
+        best, lines = wrapped, wrapped.count("\n")
+    return best
 
 
 def smallest_font_pt(fig: Figure) -> float:
@@ -138,7 +224,7 @@ def legend_below(ax: Axes, ncols: int = 1) -> None:
     handles, labels = ax.get_legend_handles_labels()
     if not handles:
         return
-    labels = [textwrap.fill(label, LEGEND_WRAP_CHARS) for label in labels]
+    labels = [fill(label, LEGEND_WRAP_CHARS) for label in labels]
     if isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine) and len(fig.axes) == 1:
         for old in list(fig.legends):
             old.remove()
@@ -343,9 +429,9 @@ def plot_roofline_regions(
     i_high, i_low = peak / w_high, peak / w_low
     lo, hi = intensity_range
     region_text = (
-        (lo, i_high, "memory", "bandwidth-bound\nat both"),
-        (i_high, i_low, "mixed", "bound only at\nlow bandwidth"),
-        (i_low, hi, "compute", "compute-bound\nat both"),
+        (lo, i_high, "memory", say("bandwidth-bound\nat both")),
+        (i_high, i_low, "mixed", say("bound only at\nlow bandwidth")),
+        (i_low, hi, "compute", say("compute-bound\nat both")),
     )
     spans = [(start, end, kind, text) for start, end, kind, text in region_text if end > start]
     for start, end, kind, _text in spans:
@@ -354,9 +440,9 @@ def plot_roofline_regions(
         (w_low, labels[0], palette.SERIES[1]),
         (w_high, labels[1], palette.SERIES[0]),
     ):
-        draw_roof(ax, x, peak, w, color, f"bandwidth {label}", ridge_lw=1.2)
+        draw_roof(ax, x, peak, w, color, say("bandwidth {label}", label=label), ridge_lw=1.2)
         ax.annotate(  # at the foot of the ridge, where no line runs
-            f"critical {format_number(peak / w, 3)}",
+            say("critical {value}", value=format_number(peak / w, 3)),
             xy=(peak / w, 0),
             xycoords=("data", "axes fraction"),
             xytext=(3, 4),
@@ -367,14 +453,18 @@ def plot_roofline_regions(
             va="bottom",
         )
     ax.axhline(
-        peak, color=palette.PEAK, ls="--", lw=1, label=f"peak {format_quantity(peak, 'FLOP/s')}"
+        peak,
+        color=palette.PEAK,
+        ls="--",
+        lw=1,
+        label=say("peak {value}", value=format_quantity(peak, "FLOP/s")),
     )
-    log_axes(ax, INTENSITY_LABEL, THROUGHPUT_LABEL)
+    log_axes(ax, say(INTENSITY_LABEL), say(THROUGHPUT_LABEL))
     ax.set_xlim(lo, hi)
     ax.set_ylim(x[0] * w_low / 2, peak * 8)
     legend_below(ax)
     ax.set_title(
-        title or "More bandwidth moves the ridge left: fewer operations are bandwidth-bound"
+        title or say("More bandwidth moves the ridge left: fewer operations are bandwidth-bound")
     )
     _region_labels(ax, spans, peak)
     return figure_of(ax)
@@ -433,7 +523,14 @@ def plot_roofline(
     for idx, (chip, i_star) in enumerate(zip(chip_list, criticals, strict=True)):
         color = palette.series_color(idx)
         peak, bw = chip.peak(dtype), chip.bandwidth(level)
-        draw_roof(ax, x, peak, bw, color, f"{chip.name}: critical {format_number(i_star, 3)}")
+        draw_roof(
+            ax,
+            x,
+            peak,
+            bw,
+            color,
+            say("{chip}: critical {value}", chip=chip.name, value=format_number(i_star, 3)),
+        )
         for j, (_label, intensity) in enumerate(points):
             y = float(achievable_flops_per_s(intensity, peak, bw))
             ax.plot(
@@ -449,10 +546,13 @@ def plot_roofline(
             )
     log_axes(
         ax,
-        INTENSITY_LABEL.replace("byte", f"byte of {chip_list[0].level_name(level)}")
+        say(
+            "Arithmetic intensity (FLOPs/byte of {level})",
+            level=chip_list[0].level_name(level),
+        )
         if level != "hbm"
-        else INTENSITY_LABEL,
-        THROUGHPUT_LABEL,
+        else say(INTENSITY_LABEL),
+        say(THROUGHPUT_LABEL),
     )
     ax.set_xlim(*intensity_range)
     if points:  # headroom above the roof for the labels of points on it
@@ -461,7 +561,11 @@ def plot_roofline(
     legend_below(ax)
     if title is None:
         names = ", ".join(c.name for c in chip_list)
-        title = f"{names} ({dtype}): below the critical intensity, bandwidth sets the speed"
+        title = say(
+            "{chips} ({dtype}): below the critical intensity, bandwidth sets the speed",
+            chips=names,
+            dtype=dtype,
+        )
     ax.set_title(title, fontsize=10)
     top_chip = max(chip_list, key=lambda c: c.peak(dtype))  # label the highest line's points
     place_labels(
@@ -488,15 +592,18 @@ def plot_throughput_vs_batch(
     peaks: Mapping[str, float] | None = None,
     ax: Axes | None = None,
     log: bool = False,
-    xlabel: str = "Batch size B (tokens)",
-    ylabel: str = THROUGHPUT_LABEL,
+    xlabel: str | None = None,
+    ylabel: str | None = None,
     title: str | None = None,
     marks: Mapping[str, float] | None = None,
 ) -> Figure:
     """Throughput against batch size: ``curves`` maps a label to (B values, FLOP/s values);
     ``peaks`` maps a label to a horizontal peak line; ``marks`` maps a label to a batch size
     marked by a dotted vertical line in the colour of the curve of the same position, labelled
-    where it crosses that curve (e.g. ``{"B* ≈ 240": 240}``)."""
+    where it crosses that curve (e.g. ``{"B* ≈ 240": 240}``). The axis labels default to the
+    batch size in tokens and :data:`THROUGHPUT_LABEL`."""
+    xlabel = xlabel or say("Batch size B (tokens)")
+    ylabel = ylabel or say(THROUGHPUT_LABEL)
     ax = axes_or_new(ax)
     for idx, (label, (b, y)) in enumerate(curves.items()):
         b, y = np.asarray(b, dtype=float), np.asarray(y, dtype=float)
@@ -518,7 +625,8 @@ def plot_throughput_vs_batch(
         ax.set_ylim(0, max(peaks.values()) * 1.12 if peaks else None)
     legend_below(ax)
     ax.set_title(
-        title or "Throughput grows with batch size until the chip is compute-bound", fontsize=10
+        title or say("Throughput grows with batch size until the chip is compute-bound"),
+        fontsize=10,
     )
     labels = []
     for idx, (label, b_mark) in enumerate((marks or {}).items()):
@@ -552,11 +660,14 @@ def plot_matmul_throughput(
     peak = c.peak(cost_dtype)
     return plot_throughput_vs_batch(
         curves,
-        peaks={f"{c.name} peak {format_quantity(peak, 'FLOP/s')}": peak},
+        peaks={
+            say("{chip} peak {value}", chip=c.name, value=format_quantity(peak, "FLOP/s")): peak
+        },
         ax=ax,
         log=log,
-        ylabel=f"Achievable {cost_dtype} throughput (FLOP/s)",
-        title=title or f"{c.name}: small matmuls need a larger batch to reach the peak",
+        ylabel=say("Achievable {dtype} throughput (FLOP/s)", dtype=cost_dtype),
+        title=title
+        or say("{chip}: small matmuls need a larger batch to reach the peak", chip=c.name),
     )
 
 
@@ -575,7 +686,11 @@ def plot_intensity_vs_batch(
     ax = axes_or_new(ax)
     cost = matmul(np.asarray(B), D, F, dtypes)
     ax.plot(
-        B, cost.arithmetic_intensity, color=palette.PEAK, lw=2, label=f"matmul, D = {D}, F = {F}"
+        B,
+        cost.arithmetic_intensity,
+        color=palette.PEAK,
+        lw=2,
+        label=say("matmul, D = {D}, F = {F}", D=D, F=F),
     )
     for idx, chip in enumerate(get_chip(c) for c in chips):
         i_star = critical_intensity(chip, cost.compute_dtype)
@@ -584,12 +699,13 @@ def plot_intensity_vs_batch(
             color=palette.series_color(idx),
             ls="--",
             lw=1.4,
-            label=f"{chip.name} critical {format_number(i_star, 3)}",
+            label=say("{chip} critical {value}", chip=chip.name, value=format_number(i_star, 3)),
         )
-    log_axes(ax, "Batch size B (tokens)", INTENSITY_LABEL, yunit=None)
+    log_axes(ax, say("Batch size B (tokens)"), say(INTENSITY_LABEL), yunit=None)
     legend_below(ax)
     ax.set_title(
-        title or "A matmul's intensity is about B: newer chips need bigger batches", fontsize=10
+        title or say("A matmul's intensity is about B: newer chips need bigger batches"),
+        fontsize=10,
     )
     return figure_of(ax)
 
@@ -659,12 +775,16 @@ def plot_chip_balance(
     ys = np.array([c.peak(dtype) for c in cs], dtype=float)
     x_lim = (xs.min() / 1.6, xs.max() * 2.2)  # room at the top right for the diagonals' names
     y_lim = (ys.min() / 1.6, ys.max() * 2.2)
+    use_language_font()
     if ax is None:  # taller than the default: nine labelled points
         ax = Figure(figsize=(PAGE_WIDTH_IN, 4.3), layout="constrained").add_subplot()
     log_axes(
         ax,
-        f"{level.upper() if level == 'hbm' else level} bandwidth W (bytes/s)",
-        f"Dense {dtype} peak C (FLOP/s)",
+        say(
+            "{level} bandwidth W (bytes/s)",
+            level=level.upper() if level == "hbm" else level,
+        ),
+        say("Dense {dtype} peak C (FLOP/s)", dtype=dtype),
         xunit="B/s",
     )
     ax.set_xlim(*x_lim)
@@ -687,7 +807,14 @@ def plot_chip_balance(
     for axis in (ax.xaxis, ax.yaxis):  # 1, 2, 5 per decade: the chips span only two decades
         axis.set_major_locator(LogLocator(base=10, subs=(1, 2, 5)))
         axis.set_minor_formatter(FuncFormatter(lambda _v, _pos: ""))
-    ax.set_title(title or f"Critical intensity I* = C/W of each chip ({dtype}, {level})")
+    ax.set_title(
+        title
+        or say(
+            "Critical intensity I* = C/W of each chip ({dtype}, {level})",
+            dtype=dtype,
+            level=level,
+        )
+    )
     fit_figure(figure_of(ax))
     for c, xc, yc in zip(cs, xs, ys, strict=True):
         color = VENDOR_COLORS.get(c.vendor, palette.SERIES[3])
@@ -721,9 +848,11 @@ def plot_multilevel_roofline(
     for idx, level in enumerate(levels):
         bw = c.bandwidth(level)
         color = palette.series_color(idx)
-        label = (
-            f"{c.level_name(level)} {format_quantity(bw, 'B/s')}: "
-            f"critical {format_number(peak / bw, 3)}"
+        label = say(
+            "{level} {bandwidth}: critical {value}",
+            level=c.level_name(level),
+            bandwidth=format_quantity(bw, "B/s"),
+            value=format_number(peak / bw, 3),
         )
         draw_roof(ax, x, peak, bw, color, label)
     ax.axhline(
@@ -731,15 +860,21 @@ def plot_multilevel_roofline(
         color=palette.PEAK,
         ls="--",
         lw=1,
-        label=f"peak {format_quantity(peak, 'FLOP/s')} ({dtype})",
+        label=say("peak {value} ({dtype})", value=format_quantity(peak, "FLOP/s"), dtype=dtype),
     )
     log_axes(
-        ax, "Arithmetic intensity at each level (FLOPs per byte moved there)", THROUGHPUT_LABEL
+        ax,
+        say("Arithmetic intensity at each level (FLOPs per byte moved there)"),
+        say(THROUGHPUT_LABEL),
     )
     ax.set_xlim(*intensity_range)
     legend_below(ax)
     ax.set_title(
-        title or f"{c.name}: the slower the level, the more reuse it takes to stay compute-bound",
+        title
+        or say(
+            "{chip}: the slower the level, the more reuse it takes to stay compute-bound",
+            chip=c.name,
+        ),
         fontsize=10,
     )
     return figure_of(ax)

@@ -33,6 +33,7 @@ from .costs import BF16, Cost, MatmulDtypes, matmul_dtypes
 from .dtypes import bytes_per_element
 from .hardware import CATALOG, LINKS, Chip, get_chip
 from .sharding import ShardedMatmulCost
+from .words import say_later
 
 
 def t_math(flops: ArrayLike, peak_flops_per_s: ArrayLike) -> ArrayLike:
@@ -77,6 +78,13 @@ def _times(t_math_s: ArrayLike, t_comms_s: ArrayLike) -> list[np.ndarray]:
 MEMORY_LEVELS = ("hbm", "onchip")
 """Levels whose bytes are memory traffic; their non-compute regime is 'memory-bound'."""
 
+COMPUTE_BOUND = say_later("compute-bound")
+MEMORY_BOUND = say_later("memory-bound")
+NETWORK_BOUND = say_later("network-bound")
+REGIMES = (COMPUTE_BOUND, MEMORY_BOUND, NETWORK_BOUND)
+"""The regimes an estimate can be in, as the library names them (in English; shown in a
+language with :func:`roofline_lib.words.say`)."""
+
 
 def known_levels() -> tuple[str, ...]:
     """Every roofline level the catalog knows: 'hbm', 'onchip', then each link key."""
@@ -91,7 +99,7 @@ def regime_name(level: str) -> str:
 
     Any other name (``"HBM"``, ``"hmb"``) is an UnknownNameError listing the allowed levels."""
     choice("level", level, known_levels())
-    return "memory-bound" if level in MEMORY_LEVELS else "network-bound"
+    return MEMORY_BOUND if level in MEMORY_LEVELS else NETWORK_BOUND
 
 
 def _no_work(name_a: str, a: np.ndarray, name_b: str, b: np.ndarray) -> None:
@@ -115,7 +123,7 @@ def regime(t_math_s: ArrayLike, t_comms_s: ArrayLike, level: str = "hbm") -> str
 
 
 def _regime(tm: np.ndarray, tc: np.ndarray, bound: str) -> str | np.ndarray:
-    result = np.where(tm >= tc, "compute-bound", bound)
+    result = np.where(tm >= tc, COMPUTE_BOUND, bound)
     return str(result) if result.ndim == 0 else result
 
 

@@ -32,6 +32,11 @@ context names an ``ipynb_source``). The Python modules beside a page's source (b
 which every page imports) are copied with it and offered in the menu too, so the notebook runs
 where it is saved, given roofline_lib and the course's packages.
 
+Box titles, the hidden-solution note and the download menu's entry are in the build's own
+language (``language`` in Sphinx's configuration, :func:`roofline_lib.words.say`). A title keeps
+its English as its source text (``rawsource``), the message a translated edition's catalog
+translates (with the directive's argument, which is prose).
+
 It also fixes what a strict browser test finds in a stock Jupyter Book 1 page:
 
 * ``static/course.css`` (the boxes' colours) is added to every page;
@@ -55,29 +60,24 @@ from sphinx.application import Sphinx
 from sphinx.config import Config
 from sphinx.util.docutils import SphinxDirective
 
-HIDDEN_NOTE = "Worked solutions are hidden in this edition of the course."
+from roofline_lib.words import say, say_later
+
+HIDDEN_NOTE = say_later("Worked solutions are hidden in this edition of the course.")
 STATIC = Path(__file__).parent / "static"
 
 
-class WorkedSolution(SphinxDirective):
-    """A collapsed dropdown with a worked solution, or a one-line note when solutions are off."""
+def _language(directive: SphinxDirective) -> str:
+    """The build's language, as roofline_lib.words names it ("en" when none is set)."""
+    return directive.config.language or "en"
 
-    has_content = True
-    optional_arguments = 1
-    final_argument_whitespace = True
 
-    def run(self) -> list[nodes.Node]:
-        if not self.config.course_show_solutions:
-            return [
-                nodes.note(
-                    "", nodes.paragraph(text=HIDDEN_NOTE), classes=["worked-solution-hidden"]
-                )
-            ]
-        title = "Worked solution" + (f": {self.arguments[0]}" if self.arguments else "")
-        box = nodes.admonition(classes=["dropdown", "tip", "worked-solution"])
-        box += nodes.title(text=title)
-        self.state.nested_parse(self.content, self.content_offset, box)
-        return [box]
+def box_title(title: str, titled: str, argument: str | None, language: str) -> tuple[str, str]:
+    """A box's title: (its English, the catalogs' message; what it shows in ``language``):
+    ``title`` alone, or the template ``titled`` ("<title>: {argument}") with the argument."""
+    if argument is None:
+        return title, say(title, language=language)
+    english = titled.format(argument=argument)
+    return english, say(titled, language=language, argument=argument)
 
 
 class _TitledBox(SphinxDirective):
@@ -87,30 +87,48 @@ class _TitledBox(SphinxDirective):
     optional_arguments = 1
     final_argument_whitespace = True
     title = ""
+    titled = "{argument}"
+    """The title with the directive's argument (a template of one field, ``argument``)."""
     classes: tuple[str, ...] = ()
-    join = ": "
 
     def run(self) -> list[nodes.Node]:
         box = nodes.admonition(classes=list(self.classes))
-        text = self.title + (f"{self.join}{self.arguments[0]}" if self.arguments else "")
-        title_nodes, messages = self.state.inline_text(text, self.lineno)
-        box += nodes.title(text, "", *title_nodes)
+        argument = self.arguments[0] if self.arguments else None
+        english, shown = box_title(self.title, self.titled, argument, _language(self))
+        title_nodes, messages = self.state.inline_text(shown, self.lineno)
+        box += nodes.title(english, "", *title_nodes)
         box += messages
         self.state.nested_parse(self.content, self.content_offset, box)
         return [box]
 
 
+class WorkedSolution(_TitledBox):
+    """A collapsed dropdown with a worked solution, or a one-line note when solutions are off."""
+
+    title = say_later("Worked solution")
+    titled = say_later("Worked solution: {argument}")
+    classes = ("dropdown", "tip", "worked-solution")
+
+    def run(self) -> list[nodes.Node]:
+        if not self.config.course_show_solutions:
+            note = say(HIDDEN_NOTE, language=_language(self))
+            return [nodes.note("", nodes.paragraph(text=note), classes=["worked-solution-hidden"])]
+        return super().run()
+
+
 class Takeaway(_TitledBox):
     """The box that closes a page: what to remember."""
 
-    title = "Takeaway"
+    title = say_later("Takeaway")
+    titled = say_later("Takeaway: {argument}")
     classes = ("takeaway", "tip")
 
 
 class Erratum(_TitledBox):
     """Where the chapter is off, and the corrected figure."""
 
-    title = "Erratum"
+    title = say_later("Erratum")
+    titled = say_later("Erratum: {argument}")
     classes = ("erratum", "warning")
 
 
@@ -182,7 +200,10 @@ def _offer_modules(
                     "type": "link",
                     "url": f"{pathto('_sources', 1)}/{module}",
                     "text": Path(module).name,
-                    "tooltip": "Download the helpers the notebook imports (save beside it)",
+                    "tooltip": say(
+                        "Download the helpers the notebook imports (save beside it)",
+                        language=app.config.language or "en",
+                    ),
                     "icon": "fas fa-file-code",
                     "label": "download-notebook-modules-button",
                 },

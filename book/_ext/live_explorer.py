@@ -17,6 +17,10 @@ the build) and writes an empty ``div.live-explorer`` carrying it. A page with on
 ``window.ROOFLINE_EXPLORER_DATA``, and as ``explorer-data.json``), ``roofline-explorer.js`` and its
 stylesheet; other pages load none of them. A script, not a fetched .json, so that the page works
 when opened from the file system.
+
+Words: the data carries the explorer's labels and every text the script writes in the build's
+language (Sphinx's ``language``; :func:`roofline_lib.explorer_data.explorer_data`), and the
+script says them from there; the note for readers without JavaScript is in that language too.
 """
 
 from __future__ import annotations
@@ -40,13 +44,14 @@ from roofline_lib.explorer_data import (
     reference,
 )
 from roofline_lib.sharding import COLLECTIVES
+from roofline_lib.words import say, say_later
 
 STATIC = Path(__file__).parent / "live_explorer_static"
 CLASS = "live-explorer"
 DATA_JS = "explorer-data.js"
 ASSETS_JS = ("vendor/uplot/uPlot.iife.min.js", DATA_JS, "roofline-explorer.js")
 ASSETS_CSS = ("vendor/uplot/uPlot.min.css", "roofline-explorer.css")
-NOSCRIPT = (
+NOSCRIPT = say_later(
     "The live explorer needs JavaScript. In JupyterLab: from roofline_lib.explorer import explore"
 )
 
@@ -74,9 +79,10 @@ class ExplorerDirective(SphinxDirective):
         except (KeyError, ValueError) as error:
             raise self.error(f"explorer: not a valid setting {config}: {error}") from None
         data = html.escape(json.dumps(config), quote=True)
+        note = say(NOSCRIPT, language=self.config.language or "en")
         markup = (
             f'<div class="{CLASS}" data-config="{data}">'
-            f"<noscript><p>{html.escape(NOSCRIPT)}</p></noscript></div>"
+            f"<noscript><p>{html.escape(note)}</p></noscript></div>"
         )
         return [nodes.raw("", markup, format="html")]
 
@@ -108,7 +114,8 @@ def _write_data(app: Sphinx, exception: Exception | None) -> None:
         return
     static = Path(app.outdir) / "_static"
     static.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(explorer_data(), ensure_ascii=False, separators=(",", ":"))
+    data = explorer_data(language=app.config.language or "en")
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     (static / "explorer-data.json").write_text(text + "\n", encoding="utf-8")
     (static / DATA_JS).write_text(f"window.ROOFLINE_EXPLORER_DATA = {text};\n", encoding="utf-8")
 

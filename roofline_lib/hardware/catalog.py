@@ -8,6 +8,7 @@ the conventions every figure follows are in :mod:`roofline_lib.hardware`.
 
 from __future__ import annotations
 
+from ..words import say_later
 from .types import LINK_SCOPE, Chip, Citation, Link, Source
 
 # --------------------------------------------------------------------------------------------
@@ -147,7 +148,7 @@ NVLINK4 = _link(
     "NVLink 4",
     25 * GB,
     18,
-    "per H100/H200 GPU, all 18 links to the NVSwitch fabric together",
+    say_later("per H100/H200 GPU, all 18 links to the NVSwitch fabric together"),  # page 5
     Citation(
         **_H100_DS,
         quote="NVLink: 900GB/s",
@@ -182,7 +183,7 @@ IB_NDR = _link(
     "InfiniBand NDR",
     50 * GB,
     1,
-    "per GPU: one 400 Gb/s ConnectX-7 port per GPU, as in a DGX H100",
+    say_later("per GPU: one 400 Gb/s ConnectX-7 port per GPU, as in a DGX H100"),  # page 5
     Citation(
         **_DGX_H100,
         quote="8x single-port NVIDIA ConnectX-7 VPI, up to 400Gb/s InfiniBand/Ethernet",
@@ -353,7 +354,7 @@ differs per generation; see each TPU chip's ``links``."""
 _H100_SMEM_NOTE = (
     "132 SMs × 228 KiB of shared memory per SM (the whitepaper: 'configurable up to 228 KB')"
 )
-_H100_SMEM_BW_NOTE = (
+_H100_SMEM_BW_NOTE = say_later(  # quoted by the book's prose (page 3), in each edition's words
     "no vendor figure; 132 SMs × 128 bytes/clock (32 banks × 4 bytes, CUDA guide) × 1.83 GHz "
     "(the boost clock behind the whitepaper's 989.4 TFLOPS dense bf16) = 30.9 TB/s"
 )

@@ -16,6 +16,7 @@ from typing import Any, TypedDict
 
 from .._checks import UnknownNameError, positive_real
 from ..dtypes import DTYPES
+from ..words import say, say_later
 
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
@@ -78,20 +79,27 @@ class Citation:
 
     @property
     def basis(self) -> str:
-        """A short label for tables: how the stored value relates to the printed one."""
+        """A short label for tables: how the stored value relates to the printed one, in English
+        (a book table's cell, which the edition's catalogs translate; :meth:`basis_in` says it
+        in a language)."""
+        return self.basis_in("en")
+
+    def basis_in(self, language: str | None = None) -> str:
+        """:attr:`basis` in ``language`` (default: the environment's; what is assumed stays in
+        the catalog's words)."""
         parts = []
         if self.sparse_headline:
-            parts.append("dense = sparse headline ÷ 2")
+            parts.append(say("dense = sparse headline ÷ 2", language=language))
         if self.bidirectional_headline:
-            parts.append("one-way = bidirectional headline ÷ 2")
+            parts.append(say("one-way = bidirectional headline ÷ 2", language=language))
         if self.derived:
-            parts.append("derived")
+            parts.append(say("derived", language=language))
         if self.assumed:
-            parts.append(f"assumed: {self.assumed}")
-        return "; ".join(parts) or "as printed"
+            parts.append(say("assumed: {what}", language=language, what=self.assumed))
+        return say("; ", language=language).join(parts) or say("as printed", language=language)
 
 
-LINK_SCOPE = "one-way bytes/s per chip, in the pattern a ring collective uses"
+LINK_SCOPE = say_later("one-way bytes/s per chip, in the pattern a ring collective uses")
 """The scope of every catalog link figure (see :mod:`roofline_lib.hardware`)."""
 
 
@@ -159,11 +167,19 @@ class Link:
     @property
     def basis(self) -> str:
         """How the figure is built, for tables: the scope and ``ports_used × per-port`` (what
-        the ports are is in :attr:`ports`)."""
-        parts = [self.scope] if self.scope else []
+        the ports are is in :attr:`ports`), in English, as :attr:`Citation.basis`."""
+        return self.basis_in("en")
+
+    def basis_in(self, language: str | None = None) -> str:
+        """:attr:`basis` in ``language``: the catalog's scope (:data:`LINK_SCOPE`) is translated,
+        a scope of the user's own stays as written."""
+        parts = []
+        if self.scope:
+            scope = self.scope
+            parts.append(say(scope, language=language) if scope == LINK_SCOPE else scope)
         if self.ports_used is not None and self.per_port_one_way_bytes_per_s is not None:
             parts.append(f"{self.ports_used} × {self.per_port_one_way_bytes_per_s / 1e9:g} GB/s")
-        return "; ".join(parts)
+        return say("; ", language=language).join(parts)
 
 
 MEMORY_LEVELS = ("hbm", "onchip")

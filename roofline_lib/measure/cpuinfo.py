@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..words import say_later
+
 SIMD_FLAGS = (
     "avx512f",
     "avx512_bf16",
@@ -204,16 +206,20 @@ def clock_from(
     """(clock in Hz, source) in order of trust: cpufreq's maximum (the boost clock), the highest
     ``cpu MHz`` in /proc/cpuinfo, the ``@ 2.60GHz`` in the model name, else (None, reason)."""
     if cpufreq_max_khz and cpufreq_max_khz.strip().isdigit():
-        return int(cpufreq_max_khz) * 1e3, "cpufreq's cpuinfo_max_freq: the maximum boost clock"
+        return int(cpufreq_max_khz) * 1e3, say_later(
+            "cpufreq's cpuinfo_max_freq: the maximum boost clock"
+        )
     mhz = [float(b["cpu MHz"]) for b in blocks if _is_number(b.get("cpu MHz", ""))]
     if mhz:
-        return max(mhz) * 1e6, (
+        return max(mhz) * 1e6, say_later(
             "'cpu MHz' in /proc/cpuinfo: the current or nominal clock; turbo may run faster"
         )
     match = re.search(r"@\s*([\d.]+)\s*GHz", model)
     if match:
-        return float(match.group(1)) * 1e9, "the model name: the base clock; turbo runs faster"
-    return None, "no clock readable: no cpufreq, no 'cpu MHz', none in the model name"
+        return float(match.group(1)) * 1e9, say_later(
+            "the model name: the base clock; turbo runs faster"
+        )
+    return None, say_later("no clock readable: no cpufreq, no 'cpu MHz', none in the model name")
 
 
 def _is_number(text: str) -> bool:

@@ -3,6 +3,8 @@
 A :class:`Machine` holds the CPU (:class:`~roofline_lib.measure.cpuinfo.CpuInfo`), the GPU when
 one did the work (:class:`GpuInfo`), the backend, the compute threads and the math library
 doing the matmuls (OpenBLAS, MKL, cuBLAS ...) with its thread count, and the software versions.
+Its description is in the environment's language (:mod:`roofline_lib.words`); what the machine
+itself reports (model names, library versions, where a cache size was read) stays as reported.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..fmt import format_number, format_quantity
+from ..words import say
 from .cpuinfo import CpuInfo
 
 
@@ -91,50 +94,102 @@ class Machine:
         if self.gpu is not None:
             return self.gpu.name
         cores = min(self.threads, self.cpu.usable_cores)
-        return f"{self.cpu.model} ({cores} core{'s' if cores != 1 else ''})"
+        if cores == 1:
+            return say("{model} (1 core)", model=self.cpu.model)
+        return say("{model} ({cores} cores)", model=self.cpu.model, cores=cores)
 
     def describe(self) -> str:
         """One paragraph: the hardware, the threads and library used, and the software."""
         cpu = self.cpu
         versions = ", ".join(f"{k} {v}" for k, v in self.versions.items())
         smt = (
-            f" ({cpu.logical_cpus} logical CPUs)" if cpu.logical_cpus != cpu.physical_cores else ""
+            say(" ({n} logical CPUs)", n=cpu.logical_cpus)
+            if cpu.logical_cpus != cpu.physical_cores
+            else ""
         )
-        quota = f", limited to {cpu.cpu_quota:g} CPUs by a cgroup quota" if cpu.cpu_quota else ""
+        quota = (
+            say(", limited to {n} CPUs by a cgroup quota", n=f"{cpu.cpu_quota:g}")
+            if cpu.cpu_quota
+            else ""
+        )
         cache = (
-            f"{format_bytes(cpu.llc_bytes)} last-level cache ({cpu.llc_source})"
+            say(
+                "{size} last-level cache ({source})",
+                size=format_bytes(cpu.llc_bytes),
+                source=cpu.llc_source,
+            )
             if cpu.llc_bytes
-            else f"last-level cache {cpu.llc_source}"
+            else say("last-level cache {source}", source=cpu.llc_source)
         )
         clock = (
-            f"{format_quantity(cpu.clock_hz, 'Hz')} clock (from {cpu.clock_source})"
+            say(
+                "{clock} clock (from {source})",
+                clock=format_quantity(cpu.clock_hz, "Hz"),
+                source=say(cpu.clock_source),
+            )
             if cpu.clock_hz
-            else f"clock unknown ({cpu.clock_source})"
+            else say("clock unknown ({source})", source=say(cpu.clock_source))
         )
-        memory = f", {format_bytes(cpu.memory_bytes)} memory" if cpu.memory_bytes else ""
-        simd = ", ".join(cpu.simd) or "none recognised"
+        memory = (
+            say(", {size} memory", size=format_bytes(cpu.memory_bytes)) if cpu.memory_bytes else ""
+        )
+        simd = ", ".join(cpu.simd) or say("none recognised")
         lib = self.math_library
         if self.math_library_threads is not None:
-            lib += f" with {self.math_library_threads} thread(s)"
-        host = (
-            f"{cpu.model}: {cpu.physical_cores} physical core(s){smt}{quota} available, "
-            f"{clock}, SIMD {simd}, {cache}{memory}"
+            lib += say(" with {n} thread(s)", n=self.math_library_threads)
+        host = say(
+            "{model}: {cores} physical core(s){smt}{quota} available, {clock}, SIMD {simd}, "
+            "{cache}{memory}",
+            model=cpu.model,
+            cores=cpu.physical_cores,
+            smt=smt,
+            quota=quota,
+            clock=clock,
+            simd=simd,
+            cache=cache,
+            memory=memory,
         )
         if self.gpu is not None:
             gpu = self.gpu
-            mem = f", {format_bytes(gpu.memory_bytes)} memory" if gpu.memory_bytes else ""
-            l2 = f", {format_bytes(gpu.l2_bytes)} L2" if gpu.l2_bytes else ""
-            sms = f", {gpu.multiprocessors} SMs" if gpu.multiprocessors else ""
-            cc = f", compute capability {gpu.compute_capability}" if gpu.compute_capability else ""
-            return (
-                f"GPU {gpu.name} ({self.device}{mem}{l2}{sms}{cc}), driver "
-                f"{gpu.driver or 'unknown'}, CUDA {gpu.cuda or 'unknown'}; matmuls by {lib}; "
-                f"measured with the {self.backend} backend ({versions}) on {self.platform}. "
-                f"Host CPU {host}."
+            mem = (
+                say(", {size} memory", size=format_bytes(gpu.memory_bytes))
+                if gpu.memory_bytes
+                else ""
             )
-        return (
-            f"CPU {host}. Matmuls ran on {self.threads} thread(s) by {lib}; measured with the "
-            f"{self.backend} backend ({versions}) on {self.platform}."
+            l2 = say(", {size} L2", size=format_bytes(gpu.l2_bytes)) if gpu.l2_bytes else ""
+            sms = say(", {n} SMs", n=gpu.multiprocessors) if gpu.multiprocessors else ""
+            cc = (
+                say(", compute capability {cc}", cc=gpu.compute_capability)
+                if gpu.compute_capability
+                else ""
+            )
+            return say(
+                "GPU {name} ({device}{mem}{l2}{sms}{cc}), driver {driver}, CUDA {cuda}; matmuls "
+                "by {library}; measured with the {backend} backend ({versions}) on {platform}. "
+                "Host CPU {host}.",
+                name=gpu.name,
+                device=self.device,
+                mem=mem,
+                l2=l2,
+                sms=sms,
+                cc=cc,
+                driver=gpu.driver or say("unknown"),
+                cuda=gpu.cuda or say("unknown"),
+                library=lib,
+                backend=self.backend,
+                versions=versions,
+                platform=self.platform,
+                host=host,
+            )
+        return say(
+            "CPU {host}. Matmuls ran on {threads} thread(s) by {library}; measured with the "
+            "{backend} backend ({versions}) on {platform}.",
+            host=host,
+            threads=self.threads,
+            library=lib,
+            backend=self.backend,
+            versions=versions,
+            platform=self.platform,
         )
 
     def to_dict(self) -> dict[str, Any]:

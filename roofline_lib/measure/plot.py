@@ -27,6 +27,7 @@ from ..plots import (
     log_axes,
     place_labels,
 )
+from ..words import say
 from .results import MeasuredRoofline
 
 REACHES_ROOFLINE = 0.9
@@ -42,7 +43,7 @@ def _batches(batches: Sequence[int], sweep: Sequence[int]) -> str:
         return f"B = {batches[0]}–{batches[-1]}"
     if len(batches) <= 4:
         return "B = " + ", ".join(map(str, batches))
-    return f"{len(batches)} of the {len(sweep)} sizes"
+    return say("{count} of the {total} sizes", count=len(batches), total=len(sweep))
 
 
 def efficiency_title(result: MeasuredRoofline) -> str:
@@ -52,23 +53,28 @@ def efficiency_title(result: MeasuredRoofline) -> str:
     ≥ 90% only at B = 1"."""
     points = sorted(result.sweep, key=lambda p: p.batch)
     if not points:
-        return "Measured roofline (the time budget left no room for the matmul sweep)"
+        return say("Measured roofline (the time budget left no room for the matmul sweep)")
     sweep = [p.batch for p in points]
     below = [p for p in points if p.efficiency < REACHES_ROOFLINE]
     above = [p.batch for p in points if p.efficiency >= REACHES_ROOFLINE]
     bound = format_percent(REACHES_ROOFLINE, 2)
     if not below:
-        return f"Measured matmuls reach the roofline (≥ {bound}) at every B measured"
+        return say(
+            "Measured matmuls reach the roofline (≥ {bound}) at every B measured", bound=bound
+        )
     lo = format_percent(min(p.efficiency for p in below), 2)
     hi = format_percent(max(p.efficiency for p in below), 2)
     span = lo if lo == hi else f"{lo.rstrip('%')}–{hi}"
-    finding = (
-        f"Measured matmuls reach {span} of the roofline at "
-        f"{_batches([p.batch for p in below], sweep)}"
-    )
+    where = _batches([p.batch for p in below], sweep)
     if above:
-        finding += f"; ≥ {bound} only at {_batches(above, sweep)}"
-    return finding
+        return say(
+            "Measured matmuls reach {span} of the roofline at {where}; ≥ {bound} only at {above}",
+            span=span,
+            where=where,
+            bound=bound,
+            above=_batches(above, sweep),
+        )
+    return say("Measured matmuls reach {span} of the roofline at {where}", span=span, where=where)
 
 
 def _spaced_labels(intensity: np.ndarray, ratio: float = 1.45) -> list[int]:
@@ -114,9 +120,10 @@ def plot_measured_roofline(
     ax = axes_or_new(ax)
     x = intensity_grid(lo, hi)
     roof_color, measured_color = palette.SERIES[0], palette.SERIES[1]
-    label = (
-        f"predicted: roofline of measured peak {format_quantity(peak, 'FLOP/s')} "
-        f"and triad {format_quantity(bandwidth, 'B/s')}"
+    label = say(
+        "predicted: roofline of measured peak {peak} and triad {bandwidth}",
+        peak=format_quantity(peak, "FLOP/s"),
+        bandwidth=format_quantity(bandwidth, "B/s"),
     )
     draw_roof(ax, x, peak, bandwidth, roof_color, label)
     theoretical = result.theoretical
@@ -127,11 +134,11 @@ def plot_measured_roofline(
             color=palette.PEAK,
             ls="--",
             lw=1,
-            label=f"theoretical peak {format_quantity(theoretical.flops_per_s, 'FLOP/s')}"
-            + (
-                " (an upper bound)"
+            label=say(
+                "theoretical peak {peak} (an upper bound)"
                 if theoretical.upper_bound
-                else " (at the clock read; not a bound)"
+                else "theoretical peak {peak} (at the clock read; not a bound)",
+                peak=format_quantity(theoretical.flops_per_s, "FLOP/s"),
             ),
         )
     if points:
@@ -145,7 +152,7 @@ def plot_measured_roofline(
             mec=roof_color,
             mew=1.4,
             zorder=4,
-            label="predicted at each B",
+            label=say("predicted at each B"),
         )
         ax.errorbar(
             intensity,
@@ -158,23 +165,34 @@ def plot_measured_roofline(
             elinewidth=1,
             capsize=2,
             zorder=5,
-            label="achieved: median, bar = range of repeats",
+            label=say("achieved: median, bar = range of repeats"),
         )
-    log_axes(ax, INTENSITY_LABEL, f"{result.dtype} matmul throughput (FLOP/s)")
+    log_axes(
+        ax, say(INTENSITY_LABEL), say("{dtype} matmul throughput (FLOP/s)", dtype=result.dtype)
+    )
     ax.set_xlim(lo, hi)
     floor = min([peak, *low, *predicted])
     ax.set_ylim(floor / 4, max(peak, theory or 0) * 4)
     legend_below(ax)
     if title is None:
         shape = f"D = F = {result.D}" if result.D == result.F else f"D = {result.D}, F = {result.F}"
-        setting = f"{result.machine.name}, {result.backend} {result.dtype}, {shape}"
+        setting = say(
+            "{machine}, {backend} {dtype}, {shape}",
+            machine=result.machine.name,
+            backend=result.backend,
+            dtype=result.dtype,
+            shape=shape,
+        )
         if result.busy and result.cpu_share is not None:
-            setting += f"; machine busy ({format_number(100 * result.cpu_share, 2)}% CPU share)"
+            setting += say(
+                "; machine busy ({share}% CPU share)",
+                share=format_number(100 * result.cpu_share, 2),
+            )
         title = f"{efficiency_title(result)}\n{setting}"
     ax.set_title(title, fontsize=10)
     place_labels(
         ax,
-        [(f"critical {format_number(i_star, 3)}", (i_star, peak))],
+        [(say("critical {value}", value=format_number(i_star, 3)), (i_star, peak))],
         color=roof_color,
     )
     if points:

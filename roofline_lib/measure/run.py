@@ -14,6 +14,7 @@ from dataclasses import replace
 from .._checks import positive_count
 from ..dtypes import bytes_per_element
 from ..fmt import format_number, format_percent
+from ..words import say
 from .backends import select_backend
 from .bandwidth import CACHE_MULTIPLE, measure_bandwidth
 from .budget import Budget, check_budget
@@ -80,55 +81,88 @@ def _join(batches: Sequence[int]) -> str:
 
 
 def _notes(result: MeasuredRoofline, cache_bytes: int, cache_name: str) -> tuple[str, ...]:
+    """The run's caveats, one sentence each, in the environment's language (``cache_name`` is
+    the cache's name in it)."""
     notes = []
     weights = result.D * result.F * bytes_per_element(result.dtype)
     if weights < 2 * cache_bytes:
         notes.append(
-            f"The weight matrix ({format_bytes(weights)}) is less than twice the "
-            f"{cache_name} ({format_bytes(cache_bytes)}): small-B points may read it from "
-            "cache and run above the memory roofline."
+            say(
+                "The weight matrix ({weights}) is less than twice the {cache} ({size}): small-B "
+                "points may read it from cache and run above the memory roofline.",
+                weights=format_bytes(weights),
+                cache=cache_name,
+                size=format_bytes(cache_bytes),
+            )
         )
     bw = result.bandwidth
     if bw.cache_multiple < CACHE_MULTIPLE:
         notes.append(
-            f"The triad's arrays ({format_bytes(bw.array_bytes)} each) are only "
-            f"{format_number(bw.cache_multiple, 2)}× the {cache_name}, not {CACHE_MULTIPLE}×: "
-            "memory was too small, and part of the traffic may hit the cache."
+            say(
+                "The triad's arrays ({size} each) are only {multiple}× the {cache}, not "
+                "{wanted}×: memory was too small, and part of the traffic may hit the cache.",
+                size=format_bytes(bw.array_bytes),
+                multiple=format_number(bw.cache_multiple, 2),
+                cache=cache_name,
+                wanted=CACHE_MULTIPLE,
+            )
         )
     for dtype in result.peaks:
         fraction = result.peak_fraction_of(dtype)
         if fraction is not None and fraction > 1:
             notes.append(
-                f"The measured {dtype} peak exceeds the theoretical one ({format_number(fraction, 3)}×): "
-                f"its assumptions do not hold here ({result.theoretical_peaks[dtype].assumptions})."
+                say(
+                    "The measured {dtype} peak exceeds the theoretical one ({ratio}×): its "
+                    "assumptions do not hold here ({assumptions}).",
+                    dtype=dtype,
+                    ratio=format_number(fraction, 3),
+                    assumptions=result.theoretical_peaks[dtype].assumptions,
+                )
             )
     ridge = result.critical_intensity
     memory = [p.batch for p in result.sweep if p.efficiency > 1.05 and p.intensity < ridge]
     compute = [p.batch for p in result.sweep if p.efficiency > 1.05 and p.intensity >= ridge]
     if memory:
         notes.append(
-            f"At B = {_join(memory)} the matmul ran above the memory roofline: it mostly reads "
-            "(its weights), while the triad also writes and write-allocates, so a read stream can "
-            "outrun the triad's bandwidth; data still in cache from the previous call costs no "
-            "memory traffic either."
+            say(
+                "At B = {batches} the matmul ran above the memory roofline: it mostly reads (its "
+                "weights), while the triad also writes and write-allocates, so a read stream can "
+                "outrun the triad's bandwidth; data still in cache from the previous call costs "
+                "no memory traffic either.",
+                batches=_join(memory),
+            )
         )
     if compute:
         notes.append(
-            f"At B = {_join(compute)} the matmul ran faster than the measured peak: the peak is "
-            f"itself a measurement (an {result.peak.n}×{result.peak.n} matmul, which a larger "
-            "matmul can beat, or which ran while the machine was busier)."
+            say(
+                "At B = {batches} the matmul ran faster than the measured peak: the peak is "
+                "itself a measurement (an {n}×{n} matmul, which a larger matmul can beat, or "
+                "which ran while the machine was busier).",
+                batches=_join(compute),
+                n=result.peak.n,
+            )
         )
     if result.busy and result.cpu_share is not None:
         notes.append(
-            f"The run got only {format_percent(result.cpu_share, 2)} of the CPU time its "
-            f"{result.machine.threads} thread(s) asked for: other processes were using the cores, "
-            "so the rates understate this machine."
+            say(
+                "The run got only {share} of the CPU time its {threads} thread(s) asked for: "
+                "other processes were using the cores, so the rates understate this machine.",
+                share=format_percent(result.cpu_share, 2),
+                threads=result.machine.threads,
+            )
         )
     if result.trimmed:
+        skipped = result.skipped_batches
         notes.append(
-            f"The time budget ({format_number(result.budget_s, 3)} s) left out B = "
-            f"{_join(result.skipped_batches)}; a larger budget measures "
-            f"{'them' if len(result.skipped_batches) > 1 else 'it'}."
+            say(
+                "The time budget ({budget} s) left out B = {batches}; a larger budget measures "
+                "them."
+                if len(skipped) > 1
+                else "The time budget ({budget} s) left out B = {batches}; a larger budget "
+                "measures it.",
+                budget=format_number(result.budget_s, 3),
+                batches=_join(skipped),
+            )
         )
     return tuple(notes)
 
@@ -221,5 +255,5 @@ def measure(
         cpu_share=_cpu_share(machine, time.process_time() - cpu_start, budget.elapsed_s()),
         created=_dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
     )
-    cache_name = "GPU's L2 cache" if machine.gpu is not None else "last-level cache"
+    cache_name = say("GPU's L2 cache") if machine.gpu is not None else say("last-level cache")
     return replace(result, notes=_notes(result, be.cache_bytes, cache_name))

@@ -39,6 +39,7 @@ from typing import Any
 from ..dtypes import bytes_per_element
 from ..fmt import format_quantity
 from ..hardware import get_chip
+from ..words import say
 from .cpuinfo import CpuInfo
 
 CPU_DTYPES = ("fp64", "fp32", "bf16")
@@ -115,21 +116,27 @@ def vector_units(simd: tuple[str, ...] | list[str]) -> VectorUnits | None:
             2,
             512,
             2,
-            "2 FMA units × 512 bits per core, the most an AVX-512 core has; cores with one "
-            "512-bit FMA unit, or that split 512-bit instructions into two 256-bit halves "
-            "(AMD Zen 4), peak at half",
+            say(
+                "2 FMA units × 512 bits per core, the most an AVX-512 core has; cores with one "
+                "512-bit FMA unit, or that split 512-bit instructions into two 256-bit halves "
+                "(AMD Zen 4), peak at half"
+            ),
             bf16_dot="avx512_bf16" in flags,
         )
     if "avx2" in flags and "fma" in flags:
-        return VectorUnits("AVX2 + FMA", 2, 256, 2, "2 FMA units × 256 bits per core")
+        return VectorUnits("AVX2 + FMA", 2, 256, 2, say("2 FMA units × 256 bits per core"))
     if "avx" in flags:
-        return VectorUnits("AVX", 1, 256, 2, "one 256-bit add and one 256-bit multiply unit")
+        return VectorUnits("AVX", 1, 256, 2, say("one 256-bit add and one 256-bit multiply unit"))
     if "asimd" in flags or "sve" in flags:
         return VectorUnits(
-            "ARM NEON/SVE", 4, 128, 2, "4 FMA units × 128 bits per core (Neoverse V1/V2, Apple M)"
+            "ARM NEON/SVE",
+            4,
+            128,
+            2,
+            say("4 FMA units × 128 bits per core (Neoverse V1/V2, Apple M)"),
         )
     if "sse2" in flags:
-        return VectorUnits("SSE2", 1, 128, 2, "one 128-bit add and one 128-bit multiply unit")
+        return VectorUnits("SSE2", 1, 128, 2, say("one 128-bit add and one 128-bit multiply unit"))
     return None
 
 
@@ -146,14 +153,23 @@ def cpu_theoretical_peak(cpu: CpuInfo, threads: int, dtype: str) -> TheoreticalP
     cores = max(1, min(cpu.usable_cores, threads))
     per_cycle = units.flops_per_cycle(dtype)
     peak = cores * cpu.clock_hz * per_cycle
-    formula = (
-        f"{cores} core{'s' if cores > 1 else ''} × {format_quantity(cpu.clock_hz, 'Hz')} × "
-        f"{per_cycle:g} {dtype} FLOPs/cycle ({units.isa}) = {format_quantity(peak, 'FLOP/s')}"
+    formula = say(
+        "{cores} cores × {clock} × {per_cycle} {dtype} FLOPs/cycle ({isa}) = {peak}"
+        if cores > 1
+        else "{cores} core × {clock} × {per_cycle} {dtype} FLOPs/cycle ({isa}) = {peak}",
+        cores=cores,
+        clock=format_quantity(cpu.clock_hz, "Hz"),
+        per_cycle=f"{per_cycle:g}",
+        dtype=dtype,
+        isa=units.isa,
+        peak=format_quantity(peak, "FLOP/s"),
     )
     bound = cpu.clock_source.startswith("cpufreq")
-    assumptions = f"{units.note}; clock from {cpu.clock_source}"
+    assumptions = say(
+        "{units}; clock from {source}", units=units.note, source=say(cpu.clock_source)
+    )
     if not bound:
-        assumptions += "; not an upper bound: a core in turbo runs above this clock"
+        assumptions += say("; not an upper bound: a core in turbo runs above this clock")
     return TheoreticalPeak(dtype, peak, "isa", formula, assumptions, upper_bound=bound)
 
 
@@ -193,12 +209,17 @@ def gpu_theoretical_peak(device_name: str, dtype: str) -> TheoreticalPeak | None
         return None
     peak = chip.peak(dtype)
     citation = chip.citations.get(f"peak_flops_per_s.{dtype}")
-    basis = f" ({citation.basis}: {citation.quote})" if citation else ""
+    basis = f" ({citation.basis_in()}: {citation.quote})" if citation else ""
     return TheoreticalPeak(
         dtype,
         peak,
         "catalog",
-        f"roofline_lib catalog, {chip.name} dense {dtype}: {format_quantity(peak, 'FLOP/s')}",
-        f"the vendor's dense peak at boost clock{basis}",
+        say(
+            "roofline_lib catalog, {chip} dense {dtype}: {peak}",
+            chip=chip.name,
+            dtype=dtype,
+            peak=format_quantity(peak, "FLOP/s"),
+        ),
+        say("the vendor's dense peak at boost clock{basis}", basis=basis),
         upper_bound=True,
     )

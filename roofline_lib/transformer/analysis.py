@@ -21,7 +21,14 @@ import numpy as np
 
 from .._checks import ArrayLike, broadcast, out, positive_count
 from ..hardware import Chip, get_chip
-from ..roofline import RooflineEstimate, analyze, critical_batch_size
+from ..roofline import (
+    COMPUTE_BOUND,
+    MEMORY_BOUND,
+    NETWORK_BOUND,
+    RooflineEstimate,
+    analyze,
+    critical_batch_size,
+)
 from .model import Model
 from .models import get_model
 from .operations import (
@@ -38,8 +45,8 @@ def _regime(t_math: ArrayLike, t_hbm: ArrayLike, t_net: ArrayLike) -> str | np.n
     """'compute-bound' where T_math ≥ max(T_hbm, T_net), else 'memory-bound' or
     'network-bound' after the larger of the two."""
     tm, th, tn = (np.asarray(t, dtype=np.float64) for t in (t_math, t_hbm, t_net))
-    slow = np.where(th >= tn, "memory-bound", "network-bound")
-    result = np.where(tm >= np.maximum(th, tn), "compute-bound", slow)
+    slow = np.where(th >= tn, MEMORY_BOUND, NETWORK_BOUND)
+    result = np.where(tm >= np.maximum(th, tn), COMPUTE_BOUND, slow)
     return str(result) if result.ndim == 0 else result
 
 

@@ -23,6 +23,7 @@ from ..costs import Cost, MatmulDtypes, elementwise, matmul
 from ..dtypes import bytes_per_element
 from ..hardware import Chip
 from ..sharding import ShardedMatmulCost, collective_factor, sharded_matmul
+from ..words import say_later
 from .model import Model, kv_cache_bytes_per_token
 
 
@@ -109,7 +110,7 @@ def check_tensor_parallel(model: Model, n_chips: int) -> int:
 def _kv_write(model: Model, tokens: np.ndarray, n: int, dt: InferenceDtypes) -> OperationCost:
     """Append K and V for T tokens: 0 FLOPs, 2·T·(H_kv/N)·d·s_kv bytes written."""
     written = 2 * tokens * (model.kv_heads // n) * model.d * bytes_per_element(dt.kv_cache)
-    cost = Cost("kv-cache write", 0 * tokens, 0 * tokens, written, dt.activations)
+    cost = Cost(say_later("kv-cache write"), 0 * tokens, 0 * tokens, written, dt.activations)
     return OperationCost(cost.op, cost, kv_written_bytes=out(written))
 
 
@@ -240,26 +241,34 @@ def layer_operations(
     up, up_weights = _mlp_matmul(model, tokens, D, m * f, dtypes)
     down, down_weights = _mlp_matmul(model, tokens, f, D, dtypes)
     ops = [
-        OperationCost("attention norm", norm),
-        OperationCost("qkv projection", qkv, weight_bytes=D * qkv_width * sw + 0 * tokens),
-        _kv_write(model, tokens, n, dtypes),
-        OperationCost("attention", attn, kv_read_bytes=out(kv_read)),
-        _row_split(
-            "output projection", o_proj, model.heads // n * d * D * sw, tokens, model, n, act
+        OperationCost(say_later("attention norm"), norm),
+        OperationCost(
+            say_later("qkv projection"), qkv, weight_bytes=D * qkv_width * sw + 0 * tokens
         ),
-        OperationCost("residual adds", elementwise(2 * tokens * D, 1, act, inputs=2)),
-        OperationCost("mlp norm", norm),
+        _kv_write(model, tokens, n, dtypes),
+        OperationCost(say_later("attention"), attn, kv_read_bytes=out(kv_read)),
+        _row_split(
+            say_later("output projection"),
+            o_proj,
+            model.heads // n * d * D * sw,
+            tokens,
+            model,
+            n,
+            act,
+        ),
+        OperationCost(say_later("residual adds"), elementwise(2 * tokens * D, 1, act, inputs=2)),
+        OperationCost(say_later("mlp norm"), norm),
     ]
     if model.is_moe:
         router = matmul(tokens, D, model.experts, mm)
-        ops.append(OperationCost("router", router, weight_bytes=D * model.experts * sw))
+        ops.append(OperationCost(say_later("router"), router, weight_bytes=D * model.experts * sw))
     ops += [
-        OperationCost("mlp up", up, weight_bytes=out(up_weights)),
+        OperationCost(say_later("mlp up"), up, weight_bytes=out(up_weights)),
         OperationCost(
-            "mlp activation",
+            say_later("mlp activation"),
             elementwise(tokens * model.experts_per_token * f, 1, act, inputs=m),
         ),
-        _row_split("mlp down", down, out(down_weights), tokens, model, n, act),
+        _row_split(say_later("mlp down"), down, out(down_weights), tokens, model, n, act),
     ]
     return tuple(ops)
 
@@ -279,12 +288,12 @@ def end_operations(
     D, act = model.d_model, dtypes.activations
     sw, sa = bytes_per_element(dtypes.weights), bytes_per_element(act)
     vocab = int(np.ceil(model.vocab / n))
-    embed = Cost("embedding lookup", 0 * t, t * D * sw, t * D * sa, act)
+    embed = Cost(say_later("embedding lookup"), 0 * t, t * D * sw, t * D * sa, act)
     return (
         OperationCost(embed.op, embed, weight_bytes=out(t * D * sw)),
-        OperationCost("final norm", elementwise(b * D, "layernorm", act)),
+        OperationCost(say_later("final norm"), elementwise(b * D, "layernorm", act)),
         OperationCost(
-            "lm head",
+            say_later("lm head"),
             matmul(b, D, vocab, dtypes.matmul),
             weight_bytes=out(D * vocab * sw + 0 * b),
         ),

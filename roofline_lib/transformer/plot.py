@@ -28,6 +28,7 @@ from matplotlib.figure import Figure
 from .. import palette
 from ..fmt import format_quantity
 from ..plots import axes_or_new, figure_of, fit_figure, legend_below, log_axes
+from ..words import say
 from .analysis import InferenceEstimate, Pass
 
 PHASES = ("prefill", "decode")
@@ -60,26 +61,32 @@ def plot_pass_times(
     names = [op.name for op in step.operations]
     rows = np.arange(len(names))[::-1]
     bars = (
-        ("T_math (compute)", "t_math_s", palette.REGIONS["compute"]),
-        ("T_HBM (memory)", "t_hbm_s", palette.REGIONS["memory"]),
-        ("T_net (all-reduce)", "t_network_s", palette.OKABE_ITO["blue"]),
+        (say("T_math (compute)"), "t_math_s", palette.REGIONS["compute"]),
+        (say("T_HBM (memory)"), "t_hbm_s", palette.REGIONS["memory"]),
+        (say("T_net (all-reduce)"), "t_network_s", palette.OKABE_ITO["blue"]),
     )
     for offset, (label, attribute, color) in zip((-1, 0, 1), bars, strict=True):
         seconds = [float(getattr(op, attribute)) * op.count for op in step.operations]
         ax.barh(rows - offset * BAR_HEIGHT, seconds, BAR_HEIGHT, color=color, label=label)
-    ax.set_yticks(rows, names)
+    ax.set_yticks(rows, [say(name) for name in names])
     ax.set_xscale("symlog", linthresh=_linear_below(step))
     ax.set_xlim(left=0)
-    ax.set_xlabel("Time per chip, all layers (s)")
+    ax.set_xlabel(say("Time per chip, all layers (s)"))
     ax.xaxis.set_major_formatter(lambda v, _: format_quantity(v, "s", 2) if v > 0 else "0")
     what = (
-        f"a prefill of {int(step.tokens):,} tokens"
+        say("a prefill of {tokens} tokens", tokens=f"{int(step.tokens):,}")
         if phase == "prefill"
-        else f"one decode step of B = {float(step.batch):g}"
+        else say("one decode step of B = {batch}", batch=f"{float(step.batch):g}")
     )
     ax.set_title(
-        f"{estimate.model.name}, {what} on {_where(estimate)}: "
-        f"≥ {format_quantity(float(step.t_lower_s), 's', 3)}, {step.regime}"
+        say(
+            "{model}, {what} on {where}: ≥ {time}, {regime}",
+            model=estimate.model.name,
+            what=what,
+            where=_where(estimate),
+            time=format_quantity(float(step.t_lower_s), "s", 3),
+            regime=say(str(step.regime)),
+        )
     )
     legend_below(ax, ncols=2)
     fig = figure_of(ax)
@@ -153,9 +160,9 @@ def plot_decode_bytes(estimate: InferenceEstimate, ax: Axes | None = None) -> Fi
     step = estimate.decode
     ax = axes_or_new(ax)
     lines = (
-        ("weights", step.weight_bytes, palette.SERIES[0], "-"),
-        ("KV cache", step.kv_read_bytes, palette.SERIES[1], "-"),
-        ("total (with activations)", step.bytes, palette.PEAK, "--"),
+        (say("weights"), step.weight_bytes, palette.SERIES[0], "-"),
+        (say("KV cache"), step.kv_read_bytes, palette.SERIES[1], "-"),
+        (say("total (with activations)"), step.bytes, palette.PEAK, "--"),
     )
     for label, values, color, style in lines:
         ys = np.broadcast_to(np.asarray(values, dtype=np.float64), contexts.shape)
@@ -168,13 +175,22 @@ def plot_decode_bytes(estimate: InferenceEstimate, ax: Axes | None = None) -> Fi
                 float(contexts.max()),
                 color="0.85",
                 zorder=0,
-                label=f"does not fit in {format_quantity(estimate.hbm_capacity_bytes, 'B')}",
+                label=say(
+                    "does not fit in {capacity}",
+                    capacity=format_quantity(estimate.hbm_capacity_bytes, "B"),
+                ),
             )
-    log_axes(ax, "Context S (tokens)", "HBM bytes read per chip", xunit=None, yunit="B")
+    log_axes(ax, say("Context S (tokens)"), say("HBM bytes read per chip"), xunit=None, yunit="B")
     ax.set_xlim(float(contexts.min()), float(contexts.max()))
     ax.set_title(
-        f"{estimate.model.name}, one decode step of B = {one_batch(estimate):g} on {_where(estimate)}: "
-        f"the KV cache outgrows the weights at S ≈ {crossover:,.0f}"
+        say(
+            "{model}, one decode step of B = {batch} on {where}: the KV cache outgrows the "
+            "weights at S ≈ {context}",
+            model=estimate.model.name,
+            batch=f"{one_batch(estimate):g}",
+            where=_where(estimate),
+            context=f"{crossover:,.0f}",
+        )
     )
     legend_below(ax, ncols=2)
     fig = figure_of(ax)

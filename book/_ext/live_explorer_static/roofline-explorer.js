@@ -7,12 +7,27 @@
  * in the same order of operations; tests/book/test_book_live_explorer.py holds them to the
  * library in headless Chromium. The chart is drawn by uPlot (vendored by tools/fetch_static.py).
  *
+ * Every word it shows is the edition's: say(template, {fields}) looks the English template up
+ * in DATA.words (roofline_lib.explorer_data.LIVE_WORDS, written in the build's language), and
+ * labels, regimes and basis come in that language too; numbers are formatted as in English.
+ *
  * window.rooflineExplorer.evaluate(config) -> numbers is the pure function the test calls.
  */
 (function () {
   "use strict";
   if (window.rooflineExplorer) return; // loaded twice: the first copy is in charge
   const DATA = window.ROOFLINE_EXPLORER_DATA;
+
+  /** roofline_lib.words.say: the English template in the edition's language, its {name}
+   * fields filled from `fields`. A template the data lacks is an error, never English. */
+  function say(english, fields = {}) {
+    const text = DATA.words[english];
+    if (text === undefined) throw new Error(`explorer-data.js has no words for ${JSON.stringify(english)}`);
+    return text.replace(/\{(\w+)\}/g, (_, name) => {
+      if (!(name in fields)) throw new Error(`say(${JSON.stringify(english)}) needs the field ${name}`);
+      return String(fields[name]);
+    });
+  }
 
   // ---------------------------------------------------------------------------------------
   // roofline_lib.fmt
@@ -288,24 +303,32 @@
   function readoutRows(config) {
     const e = evaluate(config);
     const op = DATA.operations[config.op];
-    const perChip = op.network ? " per chip" : "";
     const level = e.level_name;
     const I = e.arithmetic_intensity;
     const Ic = e.critical_intensity;
     return [
-      ["Operation", `${op.label} (${shapeText(config)})`],
-      [`FLOPs${perChip}`, formatNumber(e.flops)],
-      [`Bytes moved${perChip} (${level})`, formatQuantity(e.bytes_moved, "B")],
-      ["Arithmetic intensity", `${intensityText(I, Ic)} FLOPs/byte`],
-      [`Critical intensity (${config.chip}, ${e.compute_dtype}, ${level})`, `${intensityText(Ic, I)} FLOPs/byte`],
-      ["Regime", e.regime],
-      ["T_math = FLOPs / peak", formatQuantity(e.t_math_s, "s")],
-      [`T_comms = bytes / ${level} bandwidth`, formatQuantity(e.t_comms_s, "s")],
-      ["Lower bound, max(T_math, T_comms)", formatQuantity(e.lower_bound_s, "s")],
-      ["Upper bound, T_math + T_comms", formatQuantity(e.upper_bound_s, "s")],
+      [say("Operation"), `${op.label} (${shapeText(config)})`],
+      [op.network ? say("FLOPs per chip") : say("FLOPs"), formatNumber(e.flops)],
       [
-        "Achievable throughput",
-        `${formatQuantity(e.achievable_flops_per_s, "FLOP/s")} (${formatPercent(e.fraction_of_peak)} of peak)`,
+        op.network ? say("Bytes moved per chip ({level})", { level }) : say("Bytes moved ({level})", { level }),
+        formatQuantity(e.bytes_moved, "B"),
+      ],
+      [say("Arithmetic intensity"), `${intensityText(I, Ic)} FLOPs/byte`],
+      [
+        say("Critical intensity ({chip}, {dtype}, {level})", { chip: config.chip, dtype: e.compute_dtype, level }),
+        `${intensityText(Ic, I)} FLOPs/byte`,
+      ],
+      [say("Regime"), say(e.regime)],
+      [say("T_math = FLOPs / peak"), formatQuantity(e.t_math_s, "s")],
+      [say("T_comms = bytes / {level} bandwidth", { level }), formatQuantity(e.t_comms_s, "s")],
+      [say("Lower bound, max(T_math, T_comms)"), formatQuantity(e.lower_bound_s, "s")],
+      [say("Upper bound, T_math + T_comms"), formatQuantity(e.upper_bound_s, "s")],
+      [
+        say("Achievable throughput"),
+        say("{rate} ({percent} of peak)", {
+          rate: formatQuantity(e.achievable_flops_per_s, "FLOP/s"),
+          percent: formatPercent(e.fraction_of_peak),
+        }),
       ],
     ];
   }
@@ -401,13 +424,13 @@
       const root = this.root;
       root.textContent = "";
       root.classList.add("rx-live");
-      this.controls = el("div", { class: "rx-controls", role: "group", "aria-label": "Explorer settings" });
+      this.controls = el("div", { class: "rx-controls", role: "group", "aria-label": say("Explorer settings") });
       this.menus = {
-        chip: this.select("chip", "Chip"),
-        format: this.select("format", "Numbers"),
-        op: this.select("op", "Operation"),
-        level: this.select("level", "Bytes cross"),
-        collective: this.select("collective", "Collective"),
+        chip: this.select("chip", say("Chip")),
+        format: this.select("format", say("Numbers")),
+        op: this.select("op", say("Operation")),
+        level: this.select("level", say("Bytes cross")),
+        collective: this.select("collective", say("Collective")),
       };
       this.menus.chip.select.append(...DATA.chips.map((c) => el("option", { value: c.name, text: c.name })));
       this.sliders = {};
@@ -452,7 +475,7 @@
       const levels = chip.levels.filter((l) => l.network === op.network);
       const wanted = this.config.level || defaultLevel(chip, this.config.op);
       this.config.level = fill(this.menus.level, levels.map((l) => l.key), (k) => levelOf(chip, k).name, wanted);
-      this.config.collective = fill(this.menus.collective, DATA.collectives, (k) => k.replace("_", " "), this.config.collective);
+      this.config.collective = fill(this.menus.collective, DATA.collectives, (k) => DATA.collective_labels[k], this.config.collective);
       this.menus.collective.wrap.hidden = !op.network;
       for (const [key, s] of Object.entries(this.sliders)) {
         s.wrap.hidden = !op.uses.includes(key);
@@ -474,18 +497,27 @@
         rows = readoutRows(this.config);
       } catch (error) {
         this.reading = null;
-        this.summary.textContent = `Not a valid setting: ${error.message}`;
+        this.summary.textContent = say("Not a valid setting: {error}", { error: error.message });
         this.table.textContent = "";
         return;
       }
       this.reading = e;
       const op = DATA.operations[this.config.op];
       const relation = e.regime === "compute-bound" ? "≥" : "<";
-      this.summary.textContent =
-        `${op.label} is ${e.regime} on ${this.config.chip}: intensity ${rows[3][1].replace(" FLOPs/byte", "")} ` +
-        `${relation} critical ${rows[4][1]}; it can reach ${rows[10][1]}.`;
+      this.summary.textContent = say(
+        "{operation} is {regime} on {chip}: intensity {intensity} {relation} critical {critical}; it can reach {rate}.",
+        {
+          operation: op.label,
+          regime: say(e.regime),
+          chip: this.config.chip,
+          intensity: rows[3][1].replace(" FLOPs/byte", ""),
+          relation,
+          critical: rows[4][1],
+          rate: rows[10][1],
+        },
+      );
       this.table.textContent = "";
-      this.table.append(el("caption", { text: "Readout (roofline_lib's formulas and formatting)" }));
+      this.table.append(el("caption", { text: say("Readout (roofline_lib's formulas and formatting)") }));
       const body = el("tbody");
       for (const [label, value] of rows) {
         body.append(el("tr", {}, [el("th", { scope: "row" }, [subscripts(label)]), el("td", { text: value })]));
@@ -500,23 +532,28 @@
     renderSources(e) {
       const chip = chipByName(this.config.chip);
       const items = [
-        [`Peak, ${e.compute_dtype}`, formatQuantity(e.peak_flops_per_s, "FLOP/s"), chip.peak_citations[e.compute_dtype]],
+        [say("Peak, {dtype}", { dtype: e.compute_dtype }), formatQuantity(e.peak_flops_per_s, "FLOP/s"), chip.peak_citations[e.compute_dtype]],
       ];
       for (const key of new Set(["hbm", e.level])) {
         const level = levelOf(chip, key);
-        const label = level.network ? `${level.name}, one-way per chip` : `${level.name} bandwidth`;
+        const label = level.network
+          ? say("{level}, one-way per chip", { level: level.name })
+          : say("{level} bandwidth", { level: level.name });
         items.push([label, formatQuantity(level.bytes_per_s, "B/s"), level.citation]);
       }
       this.sources.textContent = "";
-      this.sources.append(el("summary", { text: `Sources of the ${chip.name} figures used here` }));
+      this.sources.append(el("summary", { text: say("Sources of the {chip} figures used here", { chip: chip.name }) }));
       const list = el("ul");
       for (const [label, value, c] of items) {
-        const item = el("li", {}, [el("b", { text: `${label}: ${value}. ` })]);
+        const item = el("li", {}, [el("b", { text: say("{label}: {value}. ", { label, value }) })]);
         if (c) {
-          item.append(el("a", { href: c.url, rel: "noopener", text: c.title }), `: “${c.quote}” (${c.basis}; verified ${c.verified})`);
-          if (c.note) item.append(`. ${c.note}`);
+          item.append(
+            el("a", { href: c.url, rel: "noopener", text: c.title }),
+            say(": “{quote}” ({basis}; verified {date})", { quote: c.quote, basis: c.basis, date: c.verified }),
+          );
+          if (c.note) item.append(say(". {note}", { note: c.note }));
         } else {
-          item.append("no citation in the catalog");
+          item.append(say("no citation in the catalog"));
         }
         list.append(item);
       }
@@ -548,12 +585,20 @@
       this.ranges = s;
       this.chart.setAttribute(
         "aria-label",
-        `Roofline of the ${this.config.chip} (${e.compute_dtype}, ${e.level_name}): the point, at intensity ` +
-          `${intensityText(e.arithmetic_intensity, e.critical_intensity)} FLOPs/byte, reaches ` +
-          `${formatQuantity(e.achievable_flops_per_s, "FLOP/s")} under a roof of ${formatQuantity(e.peak_flops_per_s, "FLOP/s")}.`,
+        say(
+          "Roofline of the {chip} ({dtype}, {level}): the point, at intensity {intensity} FLOPs/byte, reaches {rate} under a roof of {peak}.",
+          {
+            chip: this.config.chip,
+            dtype: e.compute_dtype,
+            level: e.level_name,
+            intensity: intensityText(e.arithmetic_intensity, e.critical_intensity),
+            rate: formatQuantity(e.achievable_flops_per_s, "FLOP/s"),
+            peak: formatQuantity(e.peak_flops_per_s, "FLOP/s"),
+          },
+        ),
       );
       if (!window.uPlot) {
-        this.chart.textContent = "The chart library did not load; the readout below is complete.";
+        this.chart.textContent = say("The chart library did not load; the readout below is complete.");
         return;
       }
       const levelName = e.level !== "hbm" ? e.level_name : "";
@@ -563,7 +608,9 @@
       }
       if (this.plot) this.plot.destroy();
       this.plotLevel = levelName;
-      const axisFont = "12px sans-serif";
+      // the page's fonts (a translated edition serves its own CJK font): a canvas draws with
+      // the fonts it is told, and "sans-serif" alone would leave the glyphs to the reader's system
+      const axisFont = `12px ${getComputedStyle(this.root).fontFamily || "sans-serif"}`;
       const opts = {
         width: this.width(),
         height: 300,
@@ -573,14 +620,14 @@
         },
         axes: [
           {
-            label: "Arithmetic intensity (FLOPs/byte)",
+            label: say("Arithmetic intensity (FLOPs/byte)"),
             font: axisFont,
             labelFont: axisFont,
             splits: decades,
             values: (u, splits) => splits.map(powerLabel),
           },
           {
-            label: "Achievable FLOP/s",
+            label: say("Achievable FLOP/s"),
             font: axisFont,
             labelFont: axisFont,
             size: 56,
@@ -592,11 +639,11 @@
         cursor: { show: false },
         series: [
           {},
-          { label: "roofline, HBM", stroke: COLORS.hbm, width: 2, spanGaps: true, points: { show: false } },
+          { label: say("roofline, HBM"), stroke: COLORS.hbm, width: 2, spanGaps: true, points: { show: false } },
           ...(levelName
             ? [
                 {
-                  label: `roofline, ${levelName}`,
+                  label: say("roofline, {level}", { level: levelName }),
                   stroke: COLORS.level,
                   width: 2,
                   dash: [6, 4],
@@ -606,7 +653,7 @@
               ]
             : []),
           {
-            label: "the operation",
+            label: say("the operation"),
             stroke: COLORS.point,
             fill: COLORS.point,
             width: 0,
