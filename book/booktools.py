@@ -29,8 +29,10 @@ from __future__ import annotations
 import html
 import io
 import json
+import os
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import matplotlib as mpl
 from IPython.display import HTML, SVG, Markdown, display
@@ -42,6 +44,9 @@ from roofline_lib.fmt import format_number, format_percent, format_quantity
 from roofline_lib.hardware import Citation
 from roofline_lib.mistakes import Mistake, known_mistakes
 from roofline_lib.words import fields_of, say, say_later, use_language_font
+
+if TYPE_CHECKING:
+    from roofline_lib.measure import MeasuredRoofline
 
 STYLE = {
     "figure.dpi": 110,
@@ -270,3 +275,23 @@ def question(
     shown = HTML(box)
     glue(name, shown, display=False)
     return shown
+
+
+MEASUREMENT_ENV = "ROOFLINE_BOOK_MEASUREMENT"
+"""Where a build of the book keeps the build machine's measurement (page 9), as
+``write:PATH`` (measure, and save it there: the English edition) or ``read:PATH`` (show the
+one saved there, if any: a translated edition, so both show the same figures); unset: measure."""
+
+
+def measured_roofline(budget_s: float) -> MeasuredRoofline:
+    """This machine's measured roofline (:func:`roofline_lib.measure.measure`), shared by the
+    editions of one build through :data:`MEASUREMENT_ENV`."""
+    from roofline_lib.measure import MeasuredRoofline, measure
+
+    mode, _, path = os.environ.get(MEASUREMENT_ENV, "").partition(":")
+    if mode == "read" and path and os.path.isfile(path):
+        return MeasuredRoofline.from_json(path)
+    result = measure(budget_s=budget_s)
+    if mode == "write" and path:
+        result.to_json(path)
+    return result

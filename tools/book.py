@@ -102,9 +102,20 @@ def edition_config(output: Path, language: str, execution_cache: Path | None = N
     return path
 
 
-def edition_environment(language: str, base: dict[str, str] | None = None) -> dict[str, str]:
-    """The build's environment: the kernel draws figures in the edition's language."""
+MEASUREMENT_ENV = "ROOFLINE_BOOK_MEASUREMENT"
+"""book/booktools.py's measured_roofline: ``write:PATH`` or ``read:PATH``."""
+
+
+def edition_environment(
+    language: str, base: dict[str, str] | None = None, output: Path | None = None
+) -> dict[str, str]:
+    """The build's environment: the kernel draws figures in the edition's language, and the
+    build machine's measurement (page 9) is taken by the English build and shown by every
+    edition (saved in ``output``'s _build)."""
     env = dict(os.environ if base is None else base)
+    if output is not None:
+        mode = "write" if language == EDITIONS[0].language else "read"
+        env[MEASUREMENT_ENV] = f"{mode}:{output / '_build' / 'measurement.json'}"
     env["PYTHONPATH"] = str(ROOT)
     env["MPLBACKEND"] = "Agg"
     env[LANGUAGE_ENV] = language
@@ -139,7 +150,7 @@ def build_edition(
             *extra_args,
         ],
         cwd=ROOT,
-        env=edition_environment(language, base_env),
+        env=edition_environment(language, base_env, output),
         capture_output=True,
         text=True,
         timeout=timeout_s,

@@ -40,7 +40,9 @@ def test_every_page_offers_its_executed_notebook(html: Path, page: str) -> None:
     nbformat.validate(notebook)
     assert notebook.nbformat == 4
     code = [c for c in notebook.cells if c.cell_type == "code"]
-    assert code and all(c.execution_count for c in code), f"{page}: the notebook was not executed"
+    source = (ROOT / f"{page}.md").read_text(encoding="utf-8")
+    assert bool(code) == ("```{code-cell}" in source), f"{page}: code cells lost or invented"
+    assert all(c.execution_count for c in code), f"{page}: the notebook was not executed"
     assert links["booktools.py"].read_bytes() == (ROOT / "book" / "booktools.py").read_bytes()
 
 
