@@ -176,18 +176,23 @@ def write_compiled(po_path: Path = PO_PATH, path: Path = CATALOG_PATH) -> Path:
 
 def update(po_path: Path = PO_PATH) -> list[str]:
     """Add an empty entry for every message the catalog cannot translate yet, and set each
-    entry's comment to where its message is used; returns the messages added."""
+    entry's comment to where it is used (the messages it translates, a template's instances and
+    the values filled into them included); returns the messages added."""
     po = read_po(po_path) if po_path.is_file() else new_po()
     found = messages()
     translator = Catalog.from_json(compiled_text(po))
-    added = []
+    added, uses = [], defaultdict(set)
     for text, where in found.items():
-        if po.get(text) is None and translator.lookup(text)[0] is None:
-            flags = [TEMPLATE_FLAG] if is_template(text) else []
-            po.add(text, "", flags=flags)
+        chinese, entries = translator.lookup(text)
+        if po.get(text) is None and chinese is None:
+            po.add(text, "", flags=[TEMPLATE_FLAG] if is_template(text) else [])
             added.append(text)
-        if (entry := po.get(text)) is not None:
-            entry.auto_comments = [", ".join(where)]
+            entries = frozenset({text})
+        for entry in entries | ({text} if po.get(text) is not None else set()):
+            uses[entry].update(where)
+    for entry in _entries(po):
+        if uses.get(entry.id):
+            entry.auto_comments = [", ".join(sorted(uses[entry.id]))]
     write_po(po, po_path)
     return added
 
