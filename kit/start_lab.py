@@ -2,7 +2,7 @@
 
 Used by ``make lab`` in the course repository and, unchanged, by the student kit, where it runs from
 an unpacked zip with nothing but the Python that has JupyterLab installed (so: standard library
-only). Run::
+only). What it prints is in English and in Chinese, as the notebooks are. Run::
 
     python start_lab.py [--exercises DIR] [--work DIR] [--course-config DIR] [jupyter lab args...]
 
@@ -54,10 +54,18 @@ class CopyReport:
     kept: list[Path] = field(default_factory=list)
 
     def lines(self) -> list[str]:
-        """What the student reads before JupyterLab starts."""
+        """What the student reads before JupyterLab starts (:data:`LEGEND` says it in Chinese)."""
         out = [f"copied {p.as_posix()}" for p in self.copied]
         out += [f"kept   {p.as_posix()} (your work, not overwritten)" for p in self.kept]
         return out
+
+
+BILINGUAL = (
+    "The notebooks are bilingual: each text and hint in English, then in Chinese.\n"
+    "notebook 为中英双语：每段说明和每条提示都先英文、后中文。"
+)
+LEGEND = "（copied：已从 exercises/ 复制；kept：你已有这份作业，不会被覆盖。）"
+"""The launcher's words for a student who reads Chinese, beside the English."""
 
 
 def copy_new_files(exercises: Path, work: Path) -> CopyReport:
@@ -177,8 +185,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     exercises, work = args.exercises.resolve(), args.work.resolve()
     work.mkdir(parents=True, exist_ok=True)
     report = copy_new_files(exercises, work)
-    print(f"Your work lives in {work}")
-    print("\n".join(f"  {line}" for line in report.lines()), flush=True)
+    if hasattr(sys.stdout, "reconfigure"):  # a console that cannot show Chinese shows escapes
+        sys.stdout.reconfigure(errors="backslashreplace")
+    print(f"Your work lives in {work}\n你的作业在 {work}")
+    print("\n".join(f"  {line}" for line in report.lines()))
+    if report.lines():
+        print(f"  {LEGEND}")
+    print(BILINGUAL, flush=True)
     env = lab_environment(args.course_config)
     command = lab_command(work, extra)
     os.chdir(work)

@@ -23,7 +23,10 @@ The hidden tests
 The course
 
 * :mod:`~roofline_grader.course`, :mod:`~roofline_grader.release` (``make release``) and
-  :mod:`~roofline_grader.lab` (``make lab``'s exchange).
+  :mod:`~roofline_grader.lab` (``make lab``'s exchange);
+* :mod:`~roofline_grader.checks.catalog` — the Chinese of every message a check or a feedback page
+  can show (``locales/zh_CN/LC_MESSAGES/checks.po``), its drift report, and the compiled catalog
+  that ships with roofline_lib.
 
 A grading run (``roofline-grade``, :mod:`~roofline_grader.cli`)
 

@@ -30,6 +30,8 @@ from typing import Any
 
 from nbgrader.api import Gradebook
 
+from roofline_lib.selfcheck.i18n import translate
+
 from .checks import PARTS, Finding
 from .gradebook import submission_scores
 from .integrity import CellInfo
@@ -48,7 +50,16 @@ ul { margin: 0; padding-left: 1.1rem; }
 .notes { background: #fff6e0; padding: .5rem .8rem; border-left: 4px solid #E69F00; }
 .notes, td { overflow-wrap: anywhere; }
 .small { color: #555; font-size: .9rem; }
+.zh { display: block; }
 """
+INTRO = (
+    "Each part lists what was checked. Hidden checks called your functions on shapes you had not "
+    "seen and compared them with the course library (relative tolerance 10⁻⁶); a failed check says "
+    "what was expected."
+)
+MESSAGES = (INTRO,)
+"""What a page says besides the checks' own messages (each translated in the Chinese catalog,
+``roofline_grader.checks.catalog``): every hint and note is shown in English, then in Chinese."""
 _HIDDEN = re.compile(r"(?im)^.*(BEGIN HIDDEN TESTS|END HIDDEN TESTS|roofline_grader\.hidden).*$")
 
 
@@ -117,9 +128,9 @@ def page(
         f"<title>{title}</title><style>{STYLE}</style></head><body>"
         f"<h1>{title}</h1>"
         f"<p><strong>Total: {fmt(total)} / {fmt(maximum)} points</strong>{pending}.</p>"
-        '<p class="small">Each part lists what was checked. Hidden checks called your functions on '
-        "shapes you had not seen and compared them with the course library (relative tolerance "
-        "10⁻⁶); a failed check says what was expected.</p>" + "".join(sections) + "</body></html>\n"
+        f'<p class="small">{_clean(INTRO)}{_chinese(INTRO)}</p>'
+        + "".join(sections)
+        + "</body></html>\n"
     )
 
 
@@ -156,12 +167,19 @@ def _row(
     )
 
 
+def _chinese(text: str) -> str:
+    """The Chinese of a hint or note, on a line of its own (nothing when the catalog has none)."""
+    chinese = translate(text) if text else None
+    return f'<span class="zh" lang="zh-CN">{_clean(chinese)}</span>' if chinese else ""
+
+
 def _finding(finding: Finding) -> str:
-    """A check as a list item: ✓ with its note (follow-through), or ✗ with its hint."""
-    label, hint = _clean(finding.label), _clean(finding.hint)
+    """A check as a list item: ✓ with its note (follow-through), or ✗ with its hint; the note or
+    hint in English, then in Chinese."""
+    label, hint, chinese = _clean(finding.label), _clean(finding.hint), _chinese(finding.hint)
     if finding.passed:
-        return f'<li class="pass">✓ {label}' + (f" ({hint})" if hint else "") + "</li>"
-    return f'<li class="fail">✗ {label}: {hint}</li>'
+        return f'<li class="pass">✓ {label}' + (f" ({hint})" if hint else "") + chinese + "</li>"
+    return f'<li class="fail">✗ {label}: {hint}{chinese}</li>'
 
 
 MAX_NAME_BYTES = 255

@@ -11,6 +11,10 @@ carry ids, points and checks). :func:`disagreements` lists every difference:
   written part a markdown cell that is both grade and solution;
 * a first cell that is not the header rendered from ``checks/header.md``
   (:func:`~roofline_grader.checks.header.render`);
+* in a bilingual problem (its checks module has ``TITLE_ZH``), a statement cell (markdown, not a
+  written answer) that is not its English, the rule :data:`~roofline_grader.checks.header.RULE`
+  and its Chinese, or whose Chinese lacks a formula (``$…$``), a code name (`` `…` ``) or a
+  number of its English;
 * with the release folder, an exercise notebook whose nbgrader ids are not the solution's
   (``make release`` makes them agree).
 
@@ -19,6 +23,7 @@ Each message names the problem and the part or file, so a failing test says what
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -27,6 +32,11 @@ import nbformat
 
 from . import header
 from .base import Part, Problem
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+KEPT = re.compile(r"\$\$.+?\$\$|\$[^$]+\$|`[^`]+`", re.DOTALL)
+"""What a translation keeps exactly as its English has it: formulas and code."""
+NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 
 
 def _nbgrader(cell: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -103,6 +113,34 @@ def _header(problem: Problem, nb: nbformat.NotebookNode) -> list[str]:
     return []
 
 
+def lost_in_translation(english: str, chinese: str) -> list[str]:
+    """The formulas, code and numbers (outside formulas and code) of ``english`` that ``chinese``
+    lacks."""
+    spans = KEPT.findall(english)
+    numbers = NUMBER.findall(KEPT.sub(" ", english))
+    prose = KEPT.sub(" ", chinese)
+    lost = [s for s in spans if s not in chinese] + [n for n in numbers if n not in prose]
+    return list(dict.fromkeys(lost))
+
+
+def _untranslated(problem: Problem, nb: nbformat.NotebookNode) -> list[str]:
+    """Statement cells of a bilingual problem without their Chinese, or whose Chinese lost a
+    formula, a name or a number of the English."""
+    if not problem.title_zh:
+        return []
+    out = []
+    for cell in nb.cells[1:]:
+        if cell.cell_type != "markdown" or _nbgrader(cell).get("solution"):
+            continue
+        where = f"{problem.name}: cell {_nbgrader(cell).get('grade_id', cell.get('id'))}"
+        english, rule, chinese = cell.source.partition(header.RULE)
+        if not rule or CJK.search(english) or not CJK.search(chinese):
+            out.append(f"{where} is not its English, a --- rule and its Chinese: translate it")
+        elif lost := lost_in_translation(english, chinese):
+            out.append(f"{where}: its Chinese lacks {', '.join(lost)} of its English")
+    return out
+
+
 def disagreements(
     problems: Mapping[str, Problem], solutions: Path, exercises: Path | None = None
 ) -> list[str]:
@@ -120,7 +158,7 @@ def disagreements(
             )
             continue
         nb = nbformat.read(str(path), as_version=4)
-        out += _header(problem, nb) + _grade_cells(problem, nb)
+        out += _header(problem, nb) + _grade_cells(problem, nb) + _untranslated(problem, nb)
         if exercises is None:
             continue
         released = exercises / problem.name / f"{problem.name}.ipynb"

@@ -277,20 +277,25 @@ class Part:
 class Problem:
     """One assignment: what its notebook's header says, and its parts in notebook order.
 
-    A checks module ``problemN.py`` declares ``TITLE``, ``QUESTION`` and ``PARTS``;
-    :func:`roofline_grader.checks.registry.discover` makes this from them.
+    A checks module ``problemN.py`` declares ``TITLE``, ``QUESTION`` and ``PARTS`` (and, for the
+    Chinese header, ``TITLE_ZH`` and ``QUESTION_ZH``); :func:`roofline_grader.checks.registry
+    .discover` makes this from them.
 
     Attributes:
         name: the assignment id and folder, e.g. 'problem1'.
         title: the header's title, after "Problem N · ".
         question: the header's one-paragraph question, under the title.
         parts: the graded parts, in notebook order.
+        title_zh: the Chinese header's title, after "第 N 题 · " ("" for none: no Chinese header).
+        question_zh: the Chinese header's question.
     """
 
     name: str
     title: str
     question: str
     parts: tuple[Part, ...]
+    title_zh: str = ""
+    question_zh: str = ""
 
     @property
     def number(self) -> int:
@@ -348,7 +353,7 @@ def answer_values(answers: Answers, key: str, name: str) -> tuple[list[Any] | No
     """All values the kernel returned for a probe, flattened, or (None, why not)."""
     results = answers.get(key)
     if not results:
-        return None, f"no answer came back for {name}"
+        return None, NO_ANSWER_FOR.format(name=name)
     values: list[Any] = []
     for result in results:
         if "e" in result:
@@ -376,13 +381,34 @@ class Carried:
 
 
 CARRIED_PREFIX = "carried forward from "
+CARRIED_NOTE = (
+    CARRIED_PREFIX + "{source}: right for your own answers there, which are marked where they "
+    "were made"
+)
 
 
 def carried_note(source: str) -> str:
-    return (
-        f"{CARRIED_PREFIX}{source}: right for your own answers there, which are marked "
-        "where they were made"
-    )
+    """The note of an answer passed by follow-through from ``source`` ("part (a)")."""
+    return CARRIED_NOTE.format(source=source)
+
+
+# What a finding says when there is nothing to judge, as templates (str.format fields): the Chinese
+# catalog (roofline_grader.checks.catalog) translates each once, whatever the name.
+NO_ANSWER_FOR = "no answer came back for {name}"
+WRONG_COUNT = "{name} returned the wrong number of values"
+NOT_TRUE_OR_FALSE = "{name} should return True or False"
+SAME_WHATEVER = "{name} returns the same value whatever its arguments: compute it from them"
+NOT_A_FIGURE = "{name}() should return a matplotlib Figure"
+TEMPLATES = (
+    CARRIED_NOTE,
+    NO_ANSWER_FOR,
+    WRONG_COUNT,
+    NOT_TRUE_OR_FALSE,
+    SAME_WHATEVER,
+    NOT_A_FIGURE,
+)
+"""Every template a finding's hint may be an instance of (the checks' own hints are recorded by
+:func:`expectations`)."""
 
 
 def constant_ratio(got: Sequence[Any], want: Sequence[float], rtol: float = RTOL) -> float | None:
@@ -416,7 +442,7 @@ def constant_ratio(got: Sequence[Any], want: Sequence[float], rtol: float = RTOL
 @dataclass(frozen=True)
 class Expected:
     """What a comparison expects of one probe: references, the hint, and known mistakes; ``label``
-    is the finding's."""
+    is the finding's, ``notes`` what it may say of an answer that passes (follow-through)."""
 
     probe: Probe
     values: tuple[Any, ...]
@@ -424,6 +450,7 @@ class Expected:
     mistakes: tuple[tuple[str, tuple[float, ...]], ...] = ()
     rtol: float = RTOL
     label: str = ""
+    notes: tuple[str, ...] = ()
 
 
 _RECORDING: contextvars.ContextVar[list[Expected] | None] = contextvars.ContextVar(
@@ -455,6 +482,16 @@ def _record(expected: Expected) -> None:
         record.append(expected)
 
 
+def expect_figure(probe: Probe, label: str, hint: str, carried: Carry = None) -> None:
+    """Record, for :func:`expectations`, what a check that reads a figure (not numbers) may say of
+    ``label``: ``hint`` when it fails, a follow-through note when it is carried."""
+    _record(Expected(probe, (), hint, label=label, notes=_notes(carried)))
+
+
+def _notes(carried: Carry) -> tuple[str, ...]:
+    return tuple(carried_note(option.source) for option in _options(carried))
+
+
 def compare(
     label: str,
     probe: Probe,
@@ -481,15 +518,14 @@ def compare(
             tuple((h, tuple(float(v) for v in values)) for h, values in misconceptions),
             rtol,
             label,
+            _notes(carried),
         )
     )
     got, why = answer_values(answers, probe.key, probe.name)
     if got is None:
         return Finding(label, False, why, Cause.NO_ANSWER)
     if len(got) != len(expected):
-        return Finding(
-            label, False, f"{probe.name} returned the wrong number of values", Cause.NO_ANSWER
-        )
+        return Finding(label, False, WRONG_COUNT.format(name=probe.name), Cause.NO_ANSWER)
     if all_close(got, expected, rtol):
         return Finding(label, True)
     for option in _options(carried):
@@ -500,12 +536,7 @@ def compare(
         if all_close(got, [float(v) for v in values], rtol):
             return Finding(label, False, mis_hint, Cause.MISCONCEPTION, factor)
     if probe.calls and len(got) > 1 and len(set(map(repr, got))) == 1 and len(set(expected)) > 1:
-        return Finding(
-            label,
-            False,
-            f"{probe.name} returns the same value whatever its arguments: compute it from them",
-            Cause.IGNORES_INPUTS,
-        )
+        return Finding(label, False, SAME_WHATEVER.format(name=probe.name), Cause.IGNORES_INPUTS)
     return Finding(label, False, hint, Cause.WRONG, factor)
 
 
@@ -539,16 +570,14 @@ def compare_bools(
     carried: Carry = None,
 ) -> Finding:
     """Compare True/False answers; an expected ``None`` (too close to call) is not checked."""
-    _record(Expected(probe, tuple(expected), hint, label=label))
+    _record(Expected(probe, tuple(expected), hint, label=label, notes=_notes(carried)))
     got, why = answer_values(answers, probe.key, probe.name)
     if got is None:
         return Finding(label, False, why, Cause.NO_ANSWER)
     if len(got) != len(expected):
-        return Finding(
-            label, False, f"{probe.name} returned the wrong number of values", Cause.NO_ANSWER
-        )
+        return Finding(label, False, WRONG_COUNT.format(name=probe.name), Cause.NO_ANSWER)
     if any(not isinstance(g, bool) for g in got):
-        return Finding(label, False, f"{probe.name} should return True or False", Cause.NO_ANSWER)
+        return Finding(label, False, NOT_TRUE_OR_FALSE.format(name=probe.name), Cause.NO_ANSWER)
     if _same_bools(got, expected):
         return Finding(label, True)
     for option in _options(carried):

@@ -1,10 +1,13 @@
-"""The first cell of every problem notebook, rendered from one template: ``header.md``.
+"""The first cell of every problem notebook, rendered from one template per language: ``header.md``
+and ``header.zh_CN.md``.
 
 The template holds what every problem says (what to do, how to check yourself, follow-through, how
 to hand in); ``${number}``, ``${title}``, ``${question}``, ``${points}`` and ``${name}`` are what
 differs, taken from the problem's checks module (``TITLE``, ``QUESTION``, the sum of its parts'
-points). ``python -m roofline_grader.release`` (``make release``) writes it into each solution
-notebook; a test fails when a notebook's first cell is not what this renders.
+points; in Chinese ``TITLE_ZH`` and ``QUESTION_ZH``). The notebooks are bilingual: the cell is the
+English header, a rule (:data:`RULE`) and the Chinese one, as every statement cell is its English,
+the rule and its Chinese. ``python -m roofline_grader.release`` (``make release``) writes it into
+each solution notebook; a test fails when a notebook's first cell is not what this renders.
 """
 
 from __future__ import annotations
@@ -15,6 +18,9 @@ from string import Template
 from .base import Problem
 
 TEMPLATE_PATH = Path(__file__).with_name("header.md")
+ZH_TEMPLATE_PATH = Path(__file__).with_name("header.zh_CN.md")
+RULE = "\n\n---\n\n"
+"""What parts a cell's English from its Chinese: a horizontal rule."""
 
 
 def points_text(points: int) -> str:
@@ -22,16 +28,32 @@ def points_text(points: int) -> str:
     return f"{points} point" if points == 1 else f"{points} points"
 
 
+def points_text_zh(points: int) -> str:
+    """'1 分', '9 分'."""
+    return f"{points} 分"
+
+
 def render(problem: Problem, template: str | None = None) -> str:
-    """The header cell's markdown for ``problem`` (default template: :data:`TEMPLATE_PATH`)."""
+    """The header cell's markdown for ``problem`` (default template: :data:`TEMPLATE_PATH`), and
+    below the rule its Chinese (:data:`ZH_TEMPLATE_PATH`) when the problem has a Chinese title."""
     text = TEMPLATE_PATH.read_text(encoding="utf-8") if template is None else template
-    return Template(text.rstrip("\n")).substitute(
+    english = Template(text.rstrip("\n")).substitute(
         number=problem.number,
         title=problem.title,
         question=problem.question,
         points=points_text(problem.points),
         name=problem.name,
     )
+    if not problem.title_zh:
+        return english
+    chinese = Template(ZH_TEMPLATE_PATH.read_text(encoding="utf-8").rstrip("\n")).substitute(
+        number=problem.number,
+        title=problem.title_zh,
+        question=problem.question_zh,
+        points=points_text_zh(problem.points),
+        name=problem.name,
+    )
+    return english + RULE + chinese
 
 
 def grade_id(problem: Problem) -> str:

@@ -277,6 +277,13 @@ QUESTION = (
     " and how long must it take?"
 )
 """The question under the title (the header is rendered from checks/header.md)."""
+TITLE_ZH = "int8 矩阵乘法"
+"""The Chinese header's title, after "第 1 题 · "."""
+QUESTION_ZH = (
+    "一次 int8 矩阵乘法（matmul）要搬运多少字节、做多少次运算，每个字节对应多少计算，"
+    "至少要花多长时间？"
+)
+"""The question in Chinese (rendered from checks/header.zh_CN.md, below the English)."""
 
 PARTS = (
     Part(

@@ -17,8 +17,11 @@ import numpy as np
 from roofline_lib import analyze, chapter, matmul
 
 from .base import (
+    NO_ANSWER_FOR,
+    NOT_A_FIGURE,
     RTOL,
     Answers,
+    Carried,
     Cause,
     Check,
     FigureShows,
@@ -29,6 +32,7 @@ from .base import (
     call_probe,
     carried_note,
     compare,
+    expect_figure,
     log_int,
     own_probe,
     own_values,
@@ -112,12 +116,12 @@ def _plan_curves(rng: random.Random):
 def _figure(answers: Answers) -> tuple[Mapping[str, Any] | None, str]:
     results = answers.get("plot_roofline")
     if not results:
-        return None, "no answer came back for plot_roofline"
+        return None, NO_ANSWER_FOR.format(name="plot_roofline")
     if "e" in results[0]:
         return None, str(results[0]["e"])
     figure = results[0].get("v")
     if not isinstance(figure, Mapping) or not isinstance(figure.get("axes"), list):
-        return None, "plot_roofline() should return a matplotlib Figure"
+        return None, NOT_A_FIGURE.format(name="plot_roofline")
     return figure, ""
 
 
@@ -160,13 +164,17 @@ def _is_own_curve(x: Sequence[float], y: Sequence[float], own: Sequence[float]) 
 
 
 def _verify_curves(plan: Plan, answers: Answers) -> list[Finding]:
+    for D in SHAPES:
+        expect_figure(
+            plan["plot_roofline"], _curve_label(D), curve_hint(D), Carried(None, "part (a)")
+        )
     figure, why = _figure(answers)
     if figure is None:
-        return [Finding(f"the curve for D = F = {D}", False, why, Cause.NO_ANSWER) for D in SHAPES]
+        return [Finding(_curve_label(D), False, why, Cause.NO_ANSWER) for D in SHAPES]
     lines = _lines(figure)
     findings = []
     for D in SHAPES:
-        label = f"the curve for D = F = {D}"
+        label = _curve_label(D)
         if any(_is_curve(x, y, D) for x, y in lines):
             findings.append(Finding(label, True))
             continue
@@ -179,11 +187,19 @@ def _verify_curves(plan: Plan, answers: Answers) -> list[Finding]:
     return findings
 
 
+def _curve_label(D: int) -> str:
+    return f"the curve for D = F = {D}"
+
+
+CURVE_HINT = (
+    "no line matches achievable FLOP/s for D = F = {D}: plot it at every whole batch size from "
+    "B = {low} to B = {high}, with exact bytes"
+)
+"""The hint of a missing curve (a template: the Chinese catalog translates it once for every D)."""
+
+
 def curve_hint(D: int) -> str:
-    return (
-        f"no line matches achievable FLOP/s for D = F = {D}: plot it at every whole batch size "
-        f"from B = {B_RANGE[0]} to B = {B_RANGE[1]}, with exact bytes"
-    )
+    return CURVE_HINT.format(D=D, low=B_RANGE[0], high=B_RANGE[1])
 
 
 PEAK_LINE_HINT = "draw a horizontal line at the bf16 peak, e.g. with ax.axhline"
@@ -198,6 +214,8 @@ def _is_peak_line(x: Sequence[float], y: Sequence[float]) -> bool:
 
 
 def _verify_peak_and_labels(plan: Plan, answers: Answers) -> list[Finding]:
+    expect_figure(plan["plot_roofline"], "the peak line", PEAK_LINE_HINT)
+    expect_figure(plan["plot_roofline"], "labelled axes", LABELS_HINT)
     figure, why = _figure(answers)
     if figure is None:
         return [
@@ -227,6 +245,10 @@ QUESTION = (
     "Compute it, then plot it."
 )
 """The question under the title (the header is rendered from checks/header.md)."""
+TITLE_ZH = "第 2 题的 Roofline 图"
+"""The Chinese header's title, after "第 3 题 · "."""
+QUESTION_ZH = "第 2 题的矩阵乘法在每个批大小下最快能跑多快，又在哪里达到峰值？先算出来，再画出来。"
+"""The question in Chinese (rendered from checks/header.zh_CN.md, below the English)."""
 
 PARTS = (
     Part(

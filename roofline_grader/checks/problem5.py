@@ -169,6 +169,13 @@ QUESTION = (
     "matmul compute-bound on an H100 SXM?"
 )
 """The question under the title (the header is rendered from checks/header.md)."""
+TITLE_ZH = "H100 的临界批大小"
+"""The Chinese header's title, after "第 5 题 · "."""
+QUESTION_ZH = (
+    "按 Roofline 模型的需要读懂一份 GPU 数据手册：批大小多大时，"
+    "稠密 bf16 矩阵乘法在 H100 SXM 上会变成计算受限？"
+)
+"""The question in Chinese (rendered from checks/header.zh_CN.md, below the English)."""
 
 PARTS = (
     Part(

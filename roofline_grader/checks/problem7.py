@@ -343,6 +343,12 @@ BITS_HINT = "InfiniBand's 400 Gb/s is in gigabits per second: eight bits to a by
 PER_DIRECTION_HINT = "400 Gb/s is already the rate in each direction (full duplex): do not halve it"
 ROUNDED_HINT = "do not round the critical D: the grader compares it to a relative 10⁻⁶"
 ONE_LINK_HINT = "W is per GPU: all 18 NVLinks to the switch together, not one of them"
+CRITICAL_D_HINT = (
+    "the critical D for N = {n} on the H100's dense bf16 peak over that link's one-way bandwidth "
+    "(your critical_d at it)"
+)
+SET_CRITICAL_D_HINT = "set {name} with your critical_d for N = {n} at {key}"
+"""Templates (filled in for each N and link): the Chinese catalog translates each once."""
 
 
 def _plan_links(rng: random.Random):
@@ -387,8 +393,7 @@ def _verify_links(plan: Plan, answers: Answers) -> list[Finding]:
                 plan[name],
                 answers,
                 [float(critical_contracting_dim(PEAK, link, n))],
-                f"the critical D for N = {n} on the H100's dense bf16 peak over that link's "
-                "one-way bandwidth (your critical_d at it)",
+                CRITICAL_D_HINT.format(n=n),
                 [
                     (headline[0], [float(critical_contracting_dim(PEAK, headline[1], n))]),
                     (ROUNDED_HINT, [round(float(critical_contracting_dim(PEAK, link, n)))]),
@@ -417,6 +422,13 @@ QUESTION = (
     "GPUs to compute longer than they talk, inside a node (NVLink) and between nodes (InfiniBand)?"
 )
 """The question under the title (the header is rendered from checks/header.md)."""
+TITLE_ZH = "切分到多个芯片上的矩阵乘法"
+"""The Chinese header's title, after "第 7 题 · "."""
+QUESTION_ZH = (
+    "把一个 bf16 矩阵乘法沿收缩维度切分到 N 块 GPU 上：D 要多大，"
+    "GPU 计算的时间才会比通信的时间长？节点内（NVLink）和节点间（InfiniBand）分别如何？"
+)
+"""The question in Chinese (rendered from checks/header.zh_CN.md, below the English)."""
 
 PARTS = (
     Part(
@@ -479,7 +491,7 @@ PARTS = (
                     Relation(
                         name,
                         f"critical_d({n}, {key})",
-                        f"set {name} with your critical_d for N = {n} at {key}",
+                        SET_CRITICAL_D_HINT.format(name=name, n=n, key=key),
                     )
                     for name, key, n in VALUES
                 ],

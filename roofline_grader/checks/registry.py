@@ -1,9 +1,10 @@
 """The problems, found: every ``problemN`` module of a checks package, in numeric order.
 
 A checks module ``problemN.py`` declares ``TITLE`` and ``QUESTION`` (its notebook header's title
-and question) and ``PARTS`` (a tuple of :class:`~roofline_grader.checks.base.Part` s in notebook
-order). Adding the module is the registration: nothing lists the problems by hand. The course's
-own package is :mod:`roofline_grader.checks`; a test can point :func:`discover` at another.
+and question; ``TITLE_ZH`` and ``QUESTION_ZH`` in Chinese, optional) and ``PARTS`` (a tuple of
+:class:`~roofline_grader.checks.base.Part` s in notebook order). Adding the module is the
+registration: nothing lists the problems by hand. The course's own package is
+:mod:`roofline_grader.checks`; a test can point :func:`discover` at another.
 """
 
 from __future__ import annotations
@@ -35,7 +36,14 @@ def problem_of(module: ModuleType) -> Problem:
                 f"{module.__name__}: part {part.grade_id} says problem {part.problem!r}, "
                 f"expected {name!r}"
             )
-    return Problem(name, str(module.TITLE), str(module.QUESTION), parts)
+    return Problem(
+        name,
+        str(module.TITLE),
+        str(module.QUESTION),
+        parts,
+        str(getattr(module, "TITLE_ZH", "")),
+        str(getattr(module, "QUESTION_ZH", "")),
+    )
 
 
 def discover(package: ModuleType) -> dict[str, Problem]:

@@ -12,8 +12,9 @@ element is one byte", which the hint says anyway. Named values get relations ins
 that builds on earlier functions (its follow-through probes) names them, so that a failure caused
 by an earlier part says so.
 
-``python -m roofline_grader.checks.visible`` rewrites the file (``make release`` does); a test
-checks that the committed file is what the checks give.
+``python -m roofline_grader.checks.visible`` rewrites the file (``make release`` does), and with it
+the compiled Chinese catalog the cases' hints are shown with (:mod:`.catalog`); a test checks that
+each committed file is what the checks and the catalog give.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from typing import Any
 
 import roofline_lib.selfcheck
 
-from . import PROBLEMS
+from . import PROBLEMS, catalog
 from .base import Check, Expected, FigureShows, Holds, Part, Relation, Within, expectations
 
 CASES_PATH = Path(roofline_lib.selfcheck.__file__).with_name("cases.json")
@@ -136,7 +137,9 @@ def write(path: Path = CASES_PATH) -> Path:
 
 
 def main() -> int:
+    """Write the cases, and the Chinese catalog they are shown with (both ship in roofline_lib)."""
     print(f"wrote {write()}")
+    print(f"wrote {catalog.write_compiled()}")
     return 0
 
 

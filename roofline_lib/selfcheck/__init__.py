@@ -1,11 +1,14 @@
 """Visible checks for the exercises: ``visible_checks("p1a_bytes", globals())`` after an answer.
 
 Each check calls one of the student's functions on inputs small enough to work out by hand, or
-relates a named value to the student's own functions, and prints one line per case::
+relates a named value to the student's own functions, and prints one line per case, in English
+and then in Chinese (a line with no words, such as the first, reads the same in both)::
 
     ✓ bytes_loaded(1, 2, 3) = 8
     ✗ bytes_written(1, 2, 3) returned 6; for these inputs it should be 3.
       Hint: the output is re-quantised to int8: one byte per element
+      bytes_written(1, 2, 3) 返回了 6；对这组输入，应为 3。
+      提示：输出会重新量化为 int8：每个元素 1 个字节
 
 A failure raises :class:`VisibleCheckError` (an AssertionError, so nbgrader's Validate lists it)
 showing the student's value, the expected value for that visible case and a hint naming the likely
@@ -13,6 +16,11 @@ mistake. The cases and hints live in ``cases.json`` beside this module, written 
 hidden checks (by the grader's ``checks.visible`` module, at release), so the visible and the hidden checks
 give the same hints. The file holds values at the visible inputs and relations between names,
 never a formula and never the value of a named answer.
+
+The Chinese comes from one catalog (:mod:`.i18n`, compiled from the course's
+``locales/zh_CN/LC_MESSAGES/checks.po`` into ``checks.zh_CN.json`` beside this module): the lines
+this module prints are its templates (:data:`MESSAGES`), and a hint is looked up as the check wrote
+it. The English is never changed.
 
 When the grader runs a notebook (``ROOFLINE_CHECK_PLAN`` is set) the visible checks stay silent:
 the hidden checks that follow decide, outside the student's kernel, and they give credit that
@@ -31,7 +39,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .answers import PLAN_ENV, close, encode, evaluate
+from .answers import NOT_DEFINED, NOT_IMPLEMENTED, PLAN_ENV, close, encode, evaluate
+from .i18n import translate, wrap, zh
 
 CASES_PATH = Path(__file__).with_name("cases.json")
 
@@ -46,17 +55,76 @@ class VisibleCheckError(AssertionError):
         super().__init__("\n".join(failures))
 
     def _render_traceback_(self) -> list[str]:
-        head = f"VisibleCheckError: {len(self.failures)} of {self.total} visible checks failed"
-        lines = [head]
+        counts = {"failed": str(len(self.failures)), "total": str(self.total)}
+        lines = [f"VisibleCheckError: {CHECKS_FAILED.format(**counts)}"]
+        chinese = zh(CHECKS_FAILED, **counts)
+        if chinese:
+            lines.append(f"  {chinese}")
         for failure in self.failures:
             for line in failure.splitlines():
                 indent = " " * (len(line) - len(line.lstrip()) + 2)
-                lines += textwrap.wrap(line, width=WIDTH, subsequent_indent=indent) or [""]
+                if line.isascii():
+                    lines += textwrap.wrap(line, width=WIDTH, subsequent_indent=indent) or [""]
+                else:  # Chinese, or symbols: wrapped by the columns it takes
+                    lines += wrap(line, WIDTH, indent) or [""]
         return lines
 
 
 WIDTH = 80
-"""Longest line of a failure as Validate shows it."""
+"""Longest line of a failure as Validate shows it, in columns (a Chinese character takes two)."""
+
+# What the visible checks print around a case, as templates (str.format fields), each translated
+# once in the Chinese catalog (:mod:`.i18n`). A line is printed in English, then in Chinese.
+CHECKS_FAILED = "{failed} of {total} visible checks failed"
+HINT = "Hint: {hint}"
+RETURNED = "{call} returned {got}; for these inputs it should be {want}."
+LABELS_BOTH = "{name} labels both axes"
+NO_LABEL = "{name} leaves an axis without a label."
+FLAT_AT = "{name} draws a horizontal line at {expression}"
+NOT_FLAT = "none of the {count} lines {name} draws is flat at {expression}."
+CURVE = "{expression} for {x_name} = {low}, …, {high}"
+DRAWS = "{name} draws {curve}"
+NOT_DRAWN = "none of the {count} lines {name} draws is {curve}."
+BETWEEN = "{name} = {value} is between {low} and {high}"
+NOT_BETWEEN = "{name} is {value}, not between {low} ({low_value}) and {high} ({high_value})."
+IS_FALSE = "{name}: {expression} is False."
+EXPRESSION_RAISED = "{expression} raised {error}: {message}"
+NOT_EQUAL = "{name} is {value}, but {expression} is {other}."
+SAME_AS = "{name} is {value}, the same as {expression}."
+IS_NOT = "{name} is not {expression}"
+PART = "part ({letter})"
+BUILDS_ON_ONE = (
+    "this builds on your {which}, which fails its own visible check: fix that first (at grading, "
+    "this part is judged against your own earlier answers)"
+)
+BUILDS_ON_MANY = (
+    "this builds on your {which}, which fail their own visible checks: fix those first (at "
+    "grading, this part is judged against your own earlier answers)"
+)
+MESSAGES = (
+    CHECKS_FAILED,
+    HINT,
+    RETURNED,
+    LABELS_BOTH,
+    NO_LABEL,
+    FLAT_AT,
+    NOT_FLAT,
+    CURVE,
+    DRAWS,
+    NOT_DRAWN,
+    BETWEEN,
+    NOT_BETWEEN,
+    IS_FALSE,
+    EXPRESSION_RAISED,
+    NOT_EQUAL,
+    SAME_AS,
+    IS_NOT,
+    PART,
+    BUILDS_ON_ONE,
+    BUILDS_ON_MANY,
+)
+"""Every template above with words to translate (a line such as ``bytes_loaded(2, 3, 4) = 18``
+reads the same in both languages)."""
 
 
 @dataclass(frozen=True)
@@ -140,8 +208,52 @@ def _close(got: Any, want: Any, rtol: float) -> bool:
     return close(got, want, rtol)
 
 
-def _failure(what: str, hint: str) -> Outcome:
-    return Outcome(False, f"✗ {what}\n  Hint: {hint}" if hint else f"✗ {what}")
+@dataclass(frozen=True)
+class Said:
+    """A line in both languages: its English, and its Chinese ("" when the catalog has none, or
+    when the line has no words to translate, such as ``bytes_loaded(2, 3, 4) = 18``)."""
+
+    english: str
+    chinese: str = ""
+
+
+def _say(template: str, **values: Any) -> Said:
+    """One of this module's templates, filled in with ``values`` (shown as they are in both)."""
+    shown = {key: str(value) for key, value in values.items()}
+    return Said(template.format(**shown), zh(template, **shown) or "")
+
+
+def _heard(text: str) -> Said:
+    """A text from elsewhere (a check's hint, the kernel's reason an answer cannot be read),
+    with its Chinese from the catalog."""
+    return Said(text, (translate(text) or "") if text else "")
+
+
+NOTHING = Said("")
+
+
+def _passed(what: Said) -> Outcome:
+    """A case that passed: ``✓ what``, then its Chinese."""
+    return Outcome(True, f"✓ {what.english}" + (f"\n  {what.chinese}" if what.chinese else ""))
+
+
+def _failure(what: Said, hint: Said = NOTHING) -> Outcome:
+    """A case that failed: ``✗ what`` and the hint, then both in Chinese (each line the catalog
+    has)."""
+    lines = [f"✗ {what.english}"]
+    if hint.english:
+        lines.append(f"  {HINT.format(hint=hint.english)}")
+    if what.chinese:
+        lines.append(f"  {what.chinese}")
+    if hint.chinese:
+        lines.append(f"  {zh(HINT, hint=hint.chinese) or hint.chinese}")
+    return Outcome(False, "\n".join(lines))
+
+
+def _reason(what: str, why: str) -> Said:
+    """``what: why``, where ``why`` is a reason from elsewhere (the kernel's)."""
+    said = _heard(why)
+    return Said(f"{what}: {why}", f"{what}：{said.chinese}" if said.chinese else "")
 
 
 def _call_case(case: Mapping[str, Any], namespace: Mapping[str, Any]) -> Outcome:
@@ -149,21 +261,22 @@ def _call_case(case: Mapping[str, Any], namespace: Mapping[str, Any]) -> Outcome
     (result,) = evaluate(namespace, probe)
     text = _call_text(case)
     if "e" in result:
-        return _failure(f"{text}: {result['e']}", "")
+        return _failure(_reason(text, str(result["e"])))
     got, want, rtol = result["v"], case["expected"], float(case.get("rtol", 1e-6))
     if _close(got, want, rtol):
-        return Outcome(True, f"✓ {text} = {_show(want)}")
-    hint = _earlier_failures(case, namespace) or next(
-        (m["hint"] for m in case.get("mistakes", ()) if _close(got, m["value"], rtol)),
-        case["hint"],
+        return _passed(Said(f"{text} = {_show(want)}"))
+    hint = _earlier_failures(case, namespace) or _heard(
+        next(
+            (m["hint"] for m in case.get("mistakes", ()) if _close(got, m["value"], rtol)),
+            case["hint"],
+        )
     )
-    return _failure(
-        f"{text} returned {_show(got)}; for these inputs it should be {_show(want)}.", hint
-    )
+    return _failure(_say(RETURNED, call=text, got=_show(got), want=_show(want)), hint)
 
 
-def _earlier_failures(later: Mapping[str, Any], namespace: Mapping[str, Any]) -> str:
-    """A hint naming the earlier functions ``later`` builds on that fail their own checks."""
+def _earlier_failures(later: Mapping[str, Any], namespace: Mapping[str, Any]) -> Said | None:
+    """A hint naming the earlier functions ``later`` builds on that fail their own checks; None
+    when they all pass."""
     names, failing = later.get("builds_on", ()), {}
     earlier = [
         case
@@ -173,21 +286,14 @@ def _earlier_failures(later: Mapping[str, Any], namespace: Mapping[str, Any]) ->
     ]
     for case in earlier:
         if case["name"] not in failing and not _call_case(case, namespace).passed:
-            failing[case["name"]] = f"part ({case['part']})"
+            failing[case["name"]] = _say(PART, letter=case["part"])
     if not failing:
-        return ""
-    parts = sorted(set(failing.values()))
-    which = f"{' and '.join(failing)} ({', '.join(parts)})"
-    one = len(failing) == 1
-    return (
-        f"this builds on your {which}, which "
-        + (
-            "fails its own visible check: fix that first"
-            if one
-            else "fail their own visible checks: fix those first"
-        )
-        + " (at grading, this part is judged against your own earlier answers)"
-    )
+        return None
+    parts = sorted(set(failing.values()), key=lambda part: part.english)
+    template = BUILDS_ON_ONE if len(failing) == 1 else BUILDS_ON_MANY
+    which = f"{' and '.join(failing)} ({', '.join(p.english for p in parts)})"
+    which_zh = f"{'、'.join(failing)}（{'、'.join(p.chinese or p.english for p in parts)}）"
+    return Said(template.format(which=which), zh(template, which=which_zh) or "")
 
 
 def _figure_case(case: Mapping[str, Any], namespace: Mapping[str, Any]) -> Outcome:
@@ -197,110 +303,144 @@ def _figure_case(case: Mapping[str, Any], namespace: Mapping[str, Any]) -> Outco
     probe = {"name": case["figure"], "kind": "figure", "calls": [[]]}
     (result,) = evaluate(namespace, probe)
     if "e" in result:
-        return _failure(str(result["e"]), "")
+        return _failure(_heard(str(result["e"])))
     axes = result["v"]["axes"]
     lines = [line for ax in axes for line in ax["lines"]]
+    hint = _heard(case["hint"])
     if shows == "labels":
         labelled = bool(axes) and all(ax["xlabel"].strip() and ax["ylabel"].strip() for ax in axes)
         if labelled:
-            return Outcome(True, f"✓ {name} labels both axes")
-        return _failure(f"{name} leaves an axis without a label.", case["hint"])
+            return _passed(_say(LABELS_BOTH, name=name))
+        return _failure(_say(NO_LABEL, name=name), hint)
     if shows == "flat_line":
         level, why = _number(case["expression"], namespace)
         if level is None:
-            return _failure(why, "")
+            return _failure(why)
         flat = any(line["y"] and all(_close(y, level, 1e-6) for y in line["y"]) for line in lines)
         if flat:
-            return Outcome(True, f"✓ {name} draws a horizontal line at {case['expression']}")
+            return _passed(_say(FLAT_AT, name=name, expression=case["expression"]))
         return _failure(
-            f"none of the {len(lines)} lines {name} draws is flat at {case['expression']}.",
-            case["hint"],
+            _say(NOT_FLAT, count=len(lines), name=name, expression=case["expression"]), hint
         )
     low, high = case["x_range"]
     xs = list(range(low, high + 1))
-    what = f"{case['expression']} for {case['x_name']} = {low}, …, {high}"
-    curve = {
+    curve = _say(CURVE, expression=case["expression"], x_name=case["x_name"], low=low, high=high)
+    function = {
         case["expression"]: lambda x: eval(case["expression"], {**namespace, case["x_name"]: x})
     }
-    (wanted,) = evaluate(curve, {"name": case["expression"], "kind": "number", "calls": [[xs]]})
+    (wanted,) = evaluate(function, {"name": case["expression"], "kind": "number", "calls": [[xs]]})
     if "e" in wanted:
-        return _failure(f"{what}: {wanted['e']}", "")
+        return _failure(_reason(curve.english, str(wanted["e"])))
     drawn = any(
         _close([float(x) for x in line["x"]], [float(x) for x in xs], 0)
         and _close(line["y"], wanted["v"], 1e-6)
         for line in lines
     )
+    either = {"curve": curve.english}, {"curve": curve.chinese or curve.english}
     if drawn:
-        return Outcome(True, f"✓ {name} draws {what}")
-    return _failure(f"none of the {len(lines)} lines {name} draws is {what}.", case["hint"])
+        return _passed(_in_both(DRAWS, *either, name=name))
+    return _failure(_in_both(NOT_DRAWN, *either, count=len(lines), name=name), hint)
 
 
-def _number(expression: str, namespace: Mapping[str, Any]) -> tuple[float | None, str]:
-    """The value of an expression over the notebook's names: (number, "") or (None, why not)."""
+def _in_both(
+    template: str, english: Mapping[str, str], chinese: Mapping[str, str], **values: Any
+) -> Said:
+    """A template whose values differ between the languages (``english``, ``chinese``) besides
+    those shown the same in both (``values``)."""
+    shown = {key: str(value) for key, value in values.items()}
+    return Said(template.format(**shown, **english), zh(template, **shown, **chinese) or "")
+
+
+def _number(expression: str, namespace: Mapping[str, Any]) -> tuple[float | None, Said]:
+    """The value of an expression over the notebook's names: (number, nothing) or (None, why
+    not)."""
     if expression.isidentifier():
         (result,) = evaluate(namespace, {"name": expression, "kind": "number", "calls": None})
     else:
         try:
             value = eval(expression, dict(namespace))  # the notebook's own names, in its kernel
         except NameError as exc:
-            return None, f"{exc.name} is not defined: run the answer cell that defines it"
+            return None, _say(NOT_DEFINED, name=exc.name)
         except NotImplementedError:
-            return None, f"{expression} is not implemented yet (it raises NotImplementedError)"
+            return None, _say(NOT_IMPLEMENTED, name=expression)
         except Exception as exc:
-            return None, f"{expression} raised {type(exc).__name__}: {exc}"
+            raised = _say(
+                EXPRESSION_RAISED, expression=expression, error=type(exc).__name__, message=exc
+            )
+            return None, raised
         result = encode("number", value, None, expression)
     if "e" in result:
-        return None, str(result["e"])
-    return float(result["v"]), ""
+        return None, _heard(str(result["e"]))
+    return float(result["v"]), NOTHING
 
 
 def _holds(name: str, expression: str, hint: str, namespace: Mapping[str, Any]) -> Outcome:
     try:
         holds = bool(eval(expression, dict(namespace)))  # the notebook's names, in its kernel
     except Exception as exc:
-        return _failure(f"{name}: {expression} raised {type(exc).__name__}: {exc}", "")
+        raised = _say(
+            EXPRESSION_RAISED, expression=expression, error=type(exc).__name__, message=exc
+        )
+        chinese = f"{name}：{raised.chinese}" if raised.chinese else ""
+        return _failure(Said(f"{name}: {raised.english}", chinese))
     if holds:
-        return Outcome(True, f"✓ {name}: {expression}")
-    return _failure(f"{name}: {expression} is False.", hint)
+        return _passed(Said(f"{name}: {expression}"))
+    return _failure(_say(IS_FALSE, name=name, expression=expression), _heard(hint))
 
 
-def _bound(end: float | str, namespace: Mapping[str, Any]) -> tuple[float | None, str]:
-    return (float(end), "") if isinstance(end, int | float) else _number(end, namespace)
+def _bound(end: float | str, namespace: Mapping[str, Any]) -> tuple[float | None, Said]:
+    return (float(end), NOTHING) if isinstance(end, int | float) else _number(end, namespace)
 
 
 def _value_case(case: Mapping[str, Any], namespace: Mapping[str, Any]) -> Outcome:
     name = case["name"]
+    hint = _heard(case["hint"])
     got, why = _number(name, namespace)
     if got is None:
-        return _failure(why, "")
+        return _failure(why)
     if "within" in case:
         (low, why_low), (high, why_high) = (_bound(end, namespace) for end in case["within"])
         if low is None or high is None:
-            return _failure(why_low or why_high, "")
+            return _failure(why_low if low is None else why_high)
         shown = [e if isinstance(e, str) else _show(float(e)) for e in case["within"]]
         if low <= got <= high:
-            return Outcome(True, f"✓ {name} = {_show(got)} is between {shown[0]} and {shown[1]}")
-        return _failure(
-            f"{name} is {_show(got)}, not between {shown[0]} ({_show(low)}) and {shown[1]} "
-            f"({_show(high)}).",
-            case["hint"],
+            return _passed(_say(BETWEEN, name=name, value=_show(got), low=shown[0], high=shown[1]))
+        what = _say(
+            NOT_BETWEEN,
+            name=name,
+            value=_show(got),
+            low=shown[0],
+            low_value=_show(low),
+            high=shown[1],
+            high_value=_show(high),
         )
+        return _failure(what, hint)
     if "holds" in case:
         return _holds(name, case["holds"], case["hint"], namespace)
     expression = case.get("equals", case.get("differs"))
     other, why = _number(expression, namespace)
     if other is None:
-        return _failure(why, "")
+        return _failure(why)
     same = _close(got, other, 1e-6)
     if "equals" in case:
         if same:
-            return Outcome(True, f"✓ {name} = {expression} = {_show(got)}")
-        return _failure(
-            f"{name} is {_show(got)}, but {expression} is {_show(other)}.", case["hint"]
+            return _passed(Said(f"{name} = {expression} = {_show(got)}"))
+        what = _say(
+            NOT_EQUAL, name=name, value=_show(got), expression=expression, other=_show(other)
         )
+        return _failure(what, hint)
     if same:
-        return _failure(f"{name} is {_show(got)}, the same as {expression}.", case["hint"])
-    return Outcome(True, f"✓ {name} is not {expression}")
+        return _failure(_say(SAME_AS, name=name, value=_show(got), expression=expression), hint)
+    return _passed(_say(IS_NOT, name=name, expression=expression))
 
 
-__all__ = ["CASES_PATH", "Outcome", "VisibleCheckError", "cases", "run_case", "visible_checks"]
+__all__ = [
+    "CASES_PATH",
+    "MESSAGES",
+    "Outcome",
+    "Said",
+    "VisibleCheckError",
+    "cases",
+    "run_case",
+    "visible_checks",
+]

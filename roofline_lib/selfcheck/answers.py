@@ -30,6 +30,48 @@ MAX_LINES = 64
 MAX_POINTS = 4096
 MAX_MESSAGE = 300
 
+# What a student is told when an answer cannot be read, as templates (str.format fields): the
+# catalog of Chinese hints (roofline_lib.selfcheck.i18n) translates each one once.
+NOT_DEFINED = "{name} is not defined: run the answer cell that defines it"
+NOT_A_FUNCTION = "{name} should be a function"
+TOO_SLOW = "{name} took longer than {seconds} s"
+NOT_IMPLEMENTED = "{name} is not implemented yet (it raises NotImplementedError)"
+RAISED = "calling {name} raised {error}: {message}"
+NOT_ELEMENTWISE = (
+    "given numpy arrays, {name} must work elementwise (use numpy functions such as np.maximum, "
+    "np.minimum, np.ceil, not max, min, math.ceil); {problem}"
+)
+UNREADABLE = "{name}: could not read the answer ({error}: {message})"
+NOT_SCALAR = "{name} should give a single value here, not an array"
+NOT_BOOL = "{name} should be True or False, not a {type}"
+NOT_NUMBER = "{name} should be a number, not a {type}"
+NOT_ARRAY = (
+    "given numpy arrays, {name} should return a numpy array of the same shape, not a {type} (use "
+    "numpy operations such as np.maximum, not max)"
+)
+WRONG_SHAPE = "given arrays of shape {shape}, {name} returned shape {got}"
+NOT_BOOL_ARRAY = "{name} should return an array of True/False values"
+NOT_NUMBER_ARRAY = "{name} should return an array of numbers, not of dtype {dtype}"
+NOT_FIGURE = "{name}() should return the matplotlib Figure it drew, not a {type}"
+MESSAGES = (
+    NOT_DEFINED,
+    NOT_A_FUNCTION,
+    TOO_SLOW,
+    NOT_IMPLEMENTED,
+    RAISED,
+    NOT_ELEMENTWISE,
+    UNREADABLE,
+    NOT_SCALAR,
+    NOT_BOOL,
+    NOT_NUMBER,
+    NOT_ARRAY,
+    WRONG_SHAPE,
+    NOT_BOOL_ARRAY,
+    NOT_NUMBER_ARRAY,
+    NOT_FIGURE,
+)
+"""Every template above: what this module can tell a student."""
+
 
 def close(got: Any, want: float, rtol: float = RTOL) -> bool:
     """Whether a returned number equals a reference to a relative tolerance (inf equals inf; a
@@ -92,18 +134,18 @@ def evaluate(namespace: Mapping[str, Any], probe: Mapping[str, Any]) -> list[dic
     """
     name, kind, calls = str(probe["name"]), str(probe["kind"]), probe.get("calls")
     if name not in namespace:
-        return [{"e": f"{name} is not defined: run the answer cell that defines it"}]
+        return [{"e": NOT_DEFINED.format(name=name)}]
     obj = namespace[name]
     if calls is None:
         return [encode(kind, obj, None, name)]
     if not callable(obj):
-        return [{"e": f"{name} should be a function"}]
+        return [{"e": NOT_A_FUNCTION.format(name=name)}]
     budget = probe.get("budget_s")
     try:
         with _time_limit(float(budget) if budget else None):
             return [_call(obj, name, kind, args) for args in calls]
     except _OutOfTimeError:
-        return [{"e": f"{name} took longer than {budget} s"}]
+        return [{"e": TOO_SLOW.format(name=name, seconds=budget)}]
 
 
 def _call(obj: Any, name: str, kind: str, args: Sequence[Any]) -> dict[str, Any]:
@@ -111,14 +153,11 @@ def _call(obj: Any, name: str, kind: str, args: Sequence[Any]) -> dict[str, Any]
     try:
         value = obj(*actual)
     except NotImplementedError:
-        return {"e": f"{name} is not implemented yet (it raises NotImplementedError)"}
+        return {"e": NOT_IMPLEMENTED.format(name=name)}
     except (Exception, SystemExit) as exc:
-        message = f"calling {name} raised {type(exc).__name__}: {exc}"
+        message = RAISED.format(name=name, error=type(exc).__name__, message=exc)
         if shape is not None:
-            message = (
-                f"given numpy arrays, {name} must work elementwise (use numpy functions such as "
-                f"np.maximum, np.minimum, np.ceil, not max, min, math.ceil); {message}"
-            )
+            message = NOT_ELEMENTWISE.format(name=name, problem=message)
         return {"e": _truncate(message)}
     return encode(kind, value, shape, name)
 
@@ -147,7 +186,7 @@ def encode(kind: str, value: Any, shape: tuple[int, ...] | None, name: str) -> d
     except _BadAnswerError as bad:
         return {"e": _truncate(str(bad))}
     except Exception as exc:  # an answer whose conversion itself fails
-        return {"e": _truncate(f"{name}: could not read the answer ({type(exc).__name__}: {exc})")}
+        return {"e": _truncate(UNREADABLE.format(name=name, error=type(exc).__name__, message=exc))}
 
 
 def _type_name(value: Any) -> str:
@@ -158,16 +197,16 @@ def _scalar(kind: str, value: Any, name: str) -> float | bool:
     np = sys.modules.get("numpy")
     if np is not None and isinstance(value, np.ndarray):
         if value.ndim != 0:
-            raise _BadAnswerError(f"{name} should give a single value here, not an array")
+            raise _BadAnswerError(NOT_SCALAR.format(name=name))
         value = value[()]
     is_bool = isinstance(value, bool) or (np is not None and isinstance(value, np.bool_))
     if kind == "bool":
         if not is_bool:
-            raise _BadAnswerError(f"{name} should be True or False, not a {_type_name(value)}")
+            raise _BadAnswerError(NOT_BOOL.format(name=name, type=_type_name(value)))
         return bool(value)
     numpy_number = np is not None and isinstance(value, np.integer | np.floating)
     if is_bool or not (isinstance(value, numbers.Real) or numpy_number):
-        raise _BadAnswerError(f"{name} should be a number, not a {_type_name(value)}")
+        raise _BadAnswerError(NOT_NUMBER.format(name=name, type=_type_name(value)))
     return float(value)
 
 
@@ -175,21 +214,16 @@ def _array(kind: str, value: Any, shape: tuple[int, ...], name: str) -> list[Any
     import numpy as np
 
     if not isinstance(value, np.ndarray):
-        raise _BadAnswerError(
-            f"given numpy arrays, {name} should return a numpy array of the same shape, not a "
-            f"{_type_name(value)} (use numpy operations such as np.maximum, not max)"
-        )
+        raise _BadAnswerError(NOT_ARRAY.format(name=name, type=_type_name(value)))
     if value.shape != shape:
-        raise _BadAnswerError(f"given arrays of shape {shape}, {name} returned shape {value.shape}")
+        raise _BadAnswerError(WRONG_SHAPE.format(shape=shape, name=name, got=value.shape))
     if kind == "bool":
         if value.dtype.kind != "b":
-            raise _BadAnswerError(f"{name} should return an array of True/False values")
+            raise _BadAnswerError(NOT_BOOL_ARRAY.format(name=name))
         flags: list[Any] = np.asarray(value, dtype=bool).tolist()
         return flags
     if value.dtype.kind not in "iuf":
-        raise _BadAnswerError(
-            f"{name} should return an array of numbers, not of dtype {value.dtype}"
-        )
+        raise _BadAnswerError(NOT_NUMBER_ARRAY.format(name=name, dtype=value.dtype))
     numbers: list[Any] = np.asarray(value, dtype=np.float64).tolist()
     return numbers
 
@@ -200,9 +234,7 @@ def _figure(value: Any, name: str) -> dict[str, Any]:
     from matplotlib.collections import LineCollection
 
     if not isinstance(value, matplotlib.figure.Figure):
-        raise _BadAnswerError(
-            f"{name}() should return the matplotlib Figure it drew, not a {_type_name(value)}"
-        )
+        raise _BadAnswerError(NOT_FIGURE.format(name=name, type=_type_name(value)))
     axes = []
     for ax in value.get_axes():
         lines: list[dict[str, Any]] = []

@@ -200,6 +200,8 @@ def test_the_kit_keeps_the_students_work_and_says_so(kit: Lab) -> None:
     printed = kit.launcher_output()
     assert "kept   problem1/problem1.ipynb (your work, not overwritten)" in printed
     assert "copied problem2/problem2.ipynb" in printed
+    assert "你的作业在 " in printed and "kept：你已有这份作业，不会被覆盖" in printed
+    assert "The notebooks are bilingual" in printed and "中英双语" in printed
 
 
 @pytest.mark.slow

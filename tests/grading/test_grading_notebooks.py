@@ -30,8 +30,9 @@ def meta(cell: nbformat.NotebookNode) -> dict:
 
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
 def test_each_header_says_what_to_do_how_to_check_and_how_to_submit(assignment: str) -> None:
-    """The header is rendered from checks/header.md (test_problem_agreement checks each notebook
-    holds it); what it must say, with the problem's own number and file name."""
+    """The header is rendered from checks/header.md and header.zh_CN.md (test_problem_agreement
+    checks each notebook holds it); what it must say in both languages, with the problem's own
+    number and file name."""
     text = header.render(REGISTRY[assignment])
     assert text.startswith(f"# Problem {assignment.removeprefix('problem')} · ")
     for heading in (
@@ -44,6 +45,19 @@ def test_each_header_says_what_to_do_how_to_check_and_how_to_submit(assignment: 
         f"worth **{REGISTRY[assignment].points} points**",
     ):
         assert heading in text, heading
+    _, rule, chinese = text.partition(header.RULE)
+    assert rule and chinese.startswith(f"# 第 {assignment.removeprefix('problem')} 题 · ")
+    for heading in (
+        "**要做什么。**",
+        "**自我检查。**",
+        "**沿用计分（follow-through）。**",
+        "**提交。**",
+        "中英双语",
+        "Validate",
+        f"{assignment}.ipynb",
+        f"本题共 **{REGISTRY[assignment].points} 分**",
+    ):
+        assert heading in chinese, heading
     assert meta(source(assignment).cells[0])["locked"]
 
 

@@ -185,7 +185,9 @@ def test_a_figure_is_held_to_the_students_own_function(capsys: pytest.CaptureFix
     out = _run("p3b_curves", namespace("problem3"), capsys)
     assert out.splitlines() == [
         "✓ plot_roofline() draws achievable_flops_per_s(B, 4096, 4096) for B = 1, …, 512",
+        "  plot_roofline() 画出了 B = 1, …, 512 时的 achievable_flops_per_s(B, 4096, 4096) 曲线",
         "✓ plot_roofline() draws achievable_flops_per_s(B, 1024, 1024) for B = 1, …, 512",
+        "  plot_roofline() 画出了 B = 1, …, 512 时的 achievable_flops_per_s(B, 1024, 1024) 曲线",
     ]
     ns = namespace("problem3", **BY_KEY["p3a-no-peak"].answers())
     visible_checks("p3b_curves", ns)  # wrong in (a), but these are the student's own curves

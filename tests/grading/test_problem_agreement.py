@@ -329,3 +329,38 @@ def test_make_release_stops_naming_the_part_when_a_notebook_disagrees(
     assert release_main(["--course", str(course.root), "--out", str(out)]) == 1
     assert "part p2b_exact is worth 3 points in problem2.py but 4" in capsys.readouterr().out
     assert not out.exists(), "nothing is released from notebooks that disagree"
+
+
+def test_a_bilingual_problem_needs_the_chinese_of_every_statement_cell(demo: Demo) -> None:
+    """A checks module with TITLE_ZH makes its problem bilingual: the header gets its Chinese below
+    the English, and each statement cell must too, keeping every formula, name and number."""
+    demo.add(1)
+    module = Path(demo.package.__path__[0]) / "problem1.py"
+    module.write_text(
+        module.read_text() + 'TITLE_ZH = "翻倍"\nQUESTION_ZH = "一个数的两倍是多少？"\n'
+    )
+    problems = demo.problems()
+    write_headers(demo.course, problems)
+    first = nbformat.read(str(demo.notebook(1)), 4).cells[0].source
+    assert first.startswith("# Problem 1 · Doubling\n")
+    assert f"{header.RULE}# 第 1 题 · 翻倍\n\n一个数的两倍是多少？\n" in first
+    assert "本题共 **1 分**" in first
+    statement = "**(a)** Define `double(x)`, twice `x`. *(1 point)*"
+    assert disagreements(problems, demo.course.solutions) == [
+        "problem1: cell p1a-text is not its English, a --- rule and its Chinese: translate it"
+    ]
+    for chinese, found in (
+        ("**(a)** 定义 `double(x)`：`x` 的两倍。*（1 分）*", []),
+        (
+            "**(a)** 定义 `twice(x)`：`x` 的两倍。*（1 分）*",
+            ["problem1: cell p1a-text: its Chinese lacks `double(x)` of its English"],
+        ),
+        (
+            "**(a)** 定义 `double(x)`：`x` 的两倍。",
+            ["problem1: cell p1a-text: its Chinese lacks 1 of its English"],
+        ),
+    ):
+        nb = nbformat.read(str(demo.notebook(1)), 4)
+        nb.cells[1].source = statement + header.RULE + chinese
+        nbformat.write(nb, str(demo.notebook(1)))
+        assert disagreements(problems, demo.course.solutions) == found
