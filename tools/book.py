@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -68,6 +69,21 @@ class EditionBuild:
     @property
     def html(self) -> Path:
         return self.output / "_build" / "html"
+
+    @property
+    def executed(self) -> Path:
+        """The executed notebooks (``<page>.ipynb``), with their glue outputs."""
+        return self.output / "_build" / "jupyter_execute"
+
+    @property
+    def warnings(self) -> list[str]:
+        """Sphinx's warnings and errors (the kernel's own TCP notice is not one)."""
+        pattern = re.compile(r"\b(WARNING|ERROR|CRITICAL)\b")
+        return [
+            line
+            for line in self.log.splitlines()
+            if pattern.search(line) and "[IPKernelApp]" not in line
+        ]
 
 
 def edition_output(output: Path, language: str) -> Path:

@@ -14,10 +14,10 @@ import functools
 import http.server
 import os
 import re
+import subprocess
 import sys
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
@@ -65,33 +65,8 @@ def book_env() -> dict[str, str]:
     return env
 
 
-@dataclass(frozen=True)
-class BookBuild:
-    """A finished build: its exit status, its log and where its HTML is."""
-
-    returncode: int
-    log: str
-    seconds: float
-    output: Path
-
-    @property
-    def html(self) -> Path:
-        return self.output / "_build" / "html"
-
-    @property
-    def executed(self) -> Path:
-        """The executed notebooks (``<page>.ipynb``), with their glue outputs."""
-        return self.output / "_build" / "jupyter_execute"
-
-    @property
-    def warnings(self) -> list[str]:
-        """Sphinx's warnings and errors (the kernel's own TCP notice is not one)."""
-        pattern = re.compile(r"\b(WARNING|ERROR|CRITICAL)\b")
-        return [
-            line
-            for line in self.log.splitlines()
-            if pattern.search(line) and "[IPKernelApp]" not in line
-        ]
+BookBuild = book_tool.EditionBuild
+"""A finished build of one edition: exit status, log, seconds, output, HTML, warnings."""
 
 
 def build_book(output: Path, extra_args: tuple[str, ...] = ()) -> BookBuild:
@@ -105,21 +80,20 @@ def build_book(output: Path, extra_args: tuple[str, ...] = ()) -> BookBuild:
     ``output`` is the ``--path-output``: the HTML, the doctrees and the execution cache all go
     there, so a build never touches the repository's own ``_build``.
     """
-    english = None
-    for edition in book_tool.EDITIONS:
-        built = book_tool.build_edition(
+    builds = [
+        book_tool.build_edition(
             output, edition.language, extra_args, timeout_s=BUILD_TIMEOUT_S, base_env=book_env()
         )
-        build = BookBuild(built.returncode, built.log, built.seconds, built.output)
-        (built.output / BUILD_LOG).write_text(f"{build.returncode}\n{build.seconds}\n{build.log}")
-        english = english or build
-    assert english is not None
-    return english
+        for edition in book_tool.EDITIONS
+    ]
+    for build in builds:
+        (build.output / BUILD_LOG).write_text(f"{build.returncode}\n{build.seconds}\n{build.log}")
+    return builds[0]
 
 
 def edition_build(output: Path, language: str) -> BookBuild:
     """The build of one translated edition that :func:`build_book` made into ``output``."""
-    return reuse_build(book_tool.edition_output(output, language))
+    return reuse_build(book_tool.edition_output(output, language), language)
 
 
 TRANSLATED = tuple(e.language for e in book_tool.EDITIONS[1:])
@@ -131,10 +105,35 @@ def published_html(output: Path, language: str) -> Path:
     return book_tool.published_html(output, language)
 
 
-def reuse_build(output: Path) -> BookBuild:
+def sphinx_project(folder: Path, extensions: tuple[str, ...], settings: str = "") -> Path:
+    """A small Sphinx project in ``folder`` using extensions of the book's (book/_ext) beside
+    Sphinx's own: its conf.py, returned; the caller writes the pages."""
+    folder.mkdir(parents=True, exist_ok=True)
+    conf = folder / "conf.py"
+    conf.write_text(
+        f"import sys\nsys.path.insert(0, {str(ROOT / 'book' / '_ext')!r})\n"
+        f"extensions = {list(extensions)!r}\n{settings}"
+    )
+    return conf
+
+
+def sphinx_build(
+    source: Path, output: Path, *options: str, timeout_s: float = 300
+) -> subprocess.CompletedProcess[str]:
+    """``sphinx-build -W -q`` of a small project, in the book's environment."""
+    return subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "-q", *options, str(source), str(output)],
+        capture_output=True,
+        text=True,
+        env=book_env(),
+        timeout=timeout_s,
+    )
+
+
+def reuse_build(output: Path, language: str = "en") -> BookBuild:
     """A build that :func:`build_book` made earlier into ``output`` (its status and log kept)."""
     returncode, seconds, log = (output / BUILD_LOG).read_text().split("\n", 2)
-    return BookBuild(int(returncode), log, float(seconds), output)
+    return BookBuild(language, int(returncode), log, float(seconds), output)
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):

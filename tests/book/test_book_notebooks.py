@@ -14,7 +14,7 @@ import pytest
 from bs4 import BeautifulSoup
 from nbclient import NotebookClient
 
-from tests.book.site import ROOT, book_env, toc_pages
+from tests.book.site import ROOT, book_env, sphinx_build, sphinx_project, toc_pages
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("book")]
 
@@ -74,45 +74,19 @@ def test_a_rebuild_from_the_execution_cache_still_offers_executed_notebooks(
     execution cache (a second ``make book``); the course's parser writes the client's notebook
     (book/_ext/i18n.py). A one-page project built twice, the second time with every page read
     again from the cache."""
-    import subprocess
-    import sys
-    import textwrap
-
     source = tmp_path / "source"
-    source.mkdir()
-    (source / "conf.py").write_text(
-        textwrap.dedent(
-            f"""
-            import sys
-            sys.path.insert(0, {str(ROOT / "book" / "_ext")!r})
-            extensions = ["myst_nb", "i18n"]
-            nb_execution_mode = "cache"
-            nb_execution_cache_path = {str(tmp_path / "cache")!r}
-            """
-        )
+    sphinx_project(
+        source,
+        ("myst_nb", "i18n"),
+        f'nb_execution_mode = "cache"\nnb_execution_cache_path = {str(tmp_path / "cache")!r}\n',
     )
     (source / "index.md").write_text(
         "---\njupytext:\n  text_representation:\n    format_name: myst\n"
         "kernelspec:\n  name: python3\n  display_name: Python 3\n---\n\n# One cell\n\n"
         "```{code-cell} ipython3\n6 * 7\n```\n"
     )
-    for fresh in ([], ["-E"]):
-        built = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "sphinx",
-                "-W",
-                "-q",
-                *fresh,
-                str(source),
-                str(tmp_path / "out"),
-            ],
-            capture_output=True,
-            text=True,
-            env=book_env(),
-            timeout=NOTEBOOK_TIMEOUT_S,
-        )
+    for fresh in ((), ("-E",)):
+        built = sphinx_build(source, tmp_path / "out", *fresh, timeout_s=NOTEBOOK_TIMEOUT_S)
         assert built.returncode == 0, built.stderr
         executed = nbformat.read(tmp_path / "jupyter_execute" / "index.ipynb", as_version=4)
         (cell,) = [c for c in executed.cells if c.cell_type == "code"]

@@ -11,15 +11,13 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import write_po
 
-from tests.book.site import ROOT, BookBuild, toc_pages
+from tests.book.site import ROOT, BookBuild, sphinx_build, sphinx_project, toc_pages
 from tools import book as book_tool
 from tools import translations
 
@@ -109,18 +107,11 @@ def test_pages_are_in_chinese(translated_book: BookBuild) -> None:
 
 def _mini_book(folder: Path, english: str, translations_: dict[str, tuple[str, bool]]) -> None:
     """A one-page Sphinx project with the course's i18n extension and a Chinese catalog."""
-    (folder / "conf.py").write_text(
-        textwrap.dedent(
-            f"""
-            import sys
-            sys.path.insert(0, {str(ROOT / "book" / "_ext")!r})
-            extensions = ["myst_nb", "i18n"]
-            language = "zh_CN"
-            locale_dirs = ["locales"]
-            gettext_compact = False
-            nb_execution_mode = "off"
-            """
-        )
+    sphinx_project(
+        folder,
+        ("myst_nb", "i18n"),
+        'language = "zh_CN"\nlocale_dirs = ["locales"]\ngettext_compact = False\n'
+        'nb_execution_mode = "off"\n',
     )
     (folder / "index.md").write_text(english)
     catalog = Catalog(locale=LANGUAGE)
@@ -133,22 +124,7 @@ def _mini_book(folder: Path, english: str, translations_: dict[str, tuple[str, b
 
 
 def _build(folder: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "sphinx",
-            "-W",
-            "-q",
-            "-b",
-            "html",
-            str(folder),
-            str(folder / "out"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    return sphinx_build(folder, folder / "out", "-b", "html")
 
 
 TITLE, PARAGRAPH = "Where the time goes", "An H100 does about $10^{15}$ FLOPs per second."
