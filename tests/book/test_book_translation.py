@@ -225,3 +225,18 @@ def test_each_page_gives_a_glossary_terms_english_on_its_first_use(
             ):
                 missing.append(f"{page}: {term} … {text[at : at + 30]!r}")
     assert not missing, "\n".join(missing)
+
+
+def test_no_space_between_two_chinese_characters() -> None:
+    """Chinese runs on without spaces: a space between two Chinese characters in a translation
+    is a slip (a browser shows it as a gap)."""
+    from babel.messages.pofile import read_po
+
+    slips = []
+    for po in sorted((ROOT / "locales" / LANGUAGE / "LC_MESSAGES").rglob("*.po")):
+        with po.open("rb") as stream:
+            for message in read_po(stream):
+                found = re.search(r"[\u4e00-\u9fff][ \n]+[\u4e00-\u9fff]", str(message.string))
+                if message.id and found:
+                    slips.append(f"{po.stem}: {found.group(0)!r} in {str(message.string)[:60]!r}")
+    assert not slips, "\n".join(slips)
