@@ -286,7 +286,7 @@ class Problem:
         title: the header's title, after "Problem N · ".
         question: the header's one-paragraph question, under the title.
         parts: the graded parts, in notebook order.
-        title_zh: the Chinese header's title, after "第 N 题 · " ("" for none: no Chinese header).
+        title_zh: the Chinese header's title, after "习题 N · " ("" for none: no Chinese header).
         question_zh: the Chinese header's question.
     """
 

@@ -278,7 +278,7 @@ QUESTION = (
 )
 """The question under the title (the header is rendered from checks/header.md)."""
 TITLE_ZH = "int8 矩阵乘法"
-"""The Chinese header's title, after "第 1 题 · "."""
+"""The Chinese header's title, after "习题 1 · "."""
 QUESTION_ZH = (
     "一次 int8 矩阵乘法（matmul）要搬运多少字节、做多少次运算，每个字节对应多少计算，"
     "至少要花多长时间？"

@@ -130,7 +130,7 @@ QUESTION = (
 )
 """The question under the title (the header is rendered from checks/header.md)."""
 TITLE_ZH = "int8 权重，bf16 激活"
-"""The Chinese header's title, after "第 2 题 · "."""
+"""The Chinese header's title, after "习题 2 · "."""
 QUESTION_ZH = (
     "把权重存成 int8，权重的字节数就减半。批大小（batch size）到多大时，"
     "这个矩阵乘法会变成计算受限（compute-bound）？"

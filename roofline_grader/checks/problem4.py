@@ -121,7 +121,7 @@ QUESTION = (
 )
 """The question under the title (the header is rendered from checks/header.md)."""
 TITLE_ZH = "每个批元素各有一个权重矩阵"
-"""The Chinese header's title, after "第 4 题 · "."""
+"""The Chinese header's title, after "习题 4 · "."""
 QUESTION_ZH = "到目前为止，增大批总能提高每个矩阵乘法的算术强度。如果每个批元素都带着自己的权重呢？"
 """The question in Chinese (rendered from checks/header.zh_CN.md, below the English)."""
 

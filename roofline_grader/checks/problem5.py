@@ -170,7 +170,7 @@ QUESTION = (
 )
 """The question under the title (the header is rendered from checks/header.md)."""
 TITLE_ZH = "H100 的临界批大小"
-"""The Chinese header's title, after "第 5 题 · "."""
+"""The Chinese header's title, after "习题 5 · "."""
 QUESTION_ZH = (
     "按 Roofline 模型的需要读懂一份 GPU 数据手册：批大小多大时，"
     "稠密 bf16 矩阵乘法在 H100 SXM 上会变成计算受限？"

@@ -423,7 +423,7 @@ QUESTION = (
 )
 """The question under the title (the header is rendered from checks/header.md)."""
 TITLE_ZH = "切分到多个芯片上的矩阵乘法"
-"""The Chinese header's title, after "第 7 题 · "."""
+"""The Chinese header's title, after "习题 7 · "."""
 QUESTION_ZH = (
     "把一个 bf16 矩阵乘法沿收缩维度切分到 N 块 GPU 上：D 要多大，"
     "GPU 计算的时间才会比通信的时间长？节点内（NVLink）和节点间（InfiniBand）分别如何？"

@@ -495,7 +495,7 @@ QUESTION = (
 )
 """The question under the title (the header is rendered from checks/header.md)."""
 TITLE_ZH = "由模型和单步时间求 MFU"
-"""The Chinese header's title, after "第 8 题 · "."""
+"""The Chinese header's title, after "习题 8 · "."""
 QUESTION_ZH = (
     "Llama-3-8B 训练一步要多少 FLOPs？一个实测的单步时间意味着多大的 MFU？"
     "哪些单步时间是任何训练在这些芯片上都达不到的？"

@@ -520,7 +520,7 @@ QUESTION = (
 )
 """The question under the title (the header is rendered from checks/header.md)."""
 TITLE_ZH = "解码的一步"
-"""The Chinese header's title, after "第 9 题 · "."""
+"""The Chinese header's title, after "习题 9 · "."""
 QUESTION_ZH = "Llama-3-8B 在一块 H100 上能同时解码多少个请求？每个请求多快能拿到下一个 token？"
 """The question in Chinese (rendered from checks/header.zh_CN.md, below the English)."""
 

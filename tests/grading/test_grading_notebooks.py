@@ -46,7 +46,7 @@ def test_each_header_says_what_to_do_how_to_check_and_how_to_submit(assignment: 
     ):
         assert heading in text, heading
     _, rule, chinese = text.partition(header.RULE)
-    assert rule and chinese.startswith(f"# 第 {assignment.removeprefix('problem')} 题 · ")
+    assert rule and chinese.startswith(f"# 习题 {assignment.removeprefix('problem')} · ")
     for heading in (
         "**要做什么。**",
         "**自我检查。**",

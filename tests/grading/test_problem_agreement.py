@@ -343,7 +343,7 @@ def test_a_bilingual_problem_needs_the_chinese_of_every_statement_cell(demo: Dem
     write_headers(demo.course, problems)
     first = nbformat.read(str(demo.notebook(1)), 4).cells[0].source
     assert first.startswith("# Problem 1 · Doubling\n")
-    assert f"{header.RULE}# 第 1 题 · 翻倍\n\n一个数的两倍是多少？\n" in first
+    assert f"{header.RULE}# 习题 1 · 翻倍\n\n一个数的两倍是多少？\n" in first
     assert "本题共 **1 分**" in first
     statement = "**(a)** Define `double(x)`, twice `x`. *(1 point)*"
     assert disagreements(problems, demo.course.solutions) == [
