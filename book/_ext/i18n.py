@@ -29,6 +29,7 @@ What this extension adds to stock Sphinx internationalisation:
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -400,18 +401,23 @@ def _forget_renderer(app: Sphinx, doctree: nodes.document) -> None:
 
 def _catalog(app: Sphinx, docname: str) -> dict[str, str]:
     """The page's current translations: msgid -> msgstr, without fuzzy or empty entries (what
-    Sphinx itself would use)."""
-    cache: dict[str, dict[str, str]] = app.env.__dict__.setdefault("_course_catalogs", {})
-    if docname not in cache:
-        path = Path(app.srcdir, app.config.locale_dirs[0], app.config.language, "LC_MESSAGES")
-        path = path / f"{docname}.po"
-        cache[docname] = {}
-        if path.is_file():
-            with path.open("rb") as stream:
-                for message in read_po(stream):
-                    if message.id and message.string and not message.fuzzy:
-                        cache[docname][str(message.id)] = str(message.string)
-    return cache[docname]
+    Sphinx itself would use). Read once per version of the file (not kept in the pickled
+    environment, which would outlive an edited catalog)."""
+    path = Path(app.srcdir, app.config.locale_dirs[0], app.config.language, "LC_MESSAGES")
+    path = path / f"{docname}.po"
+    if not path.is_file():
+        return {}
+    return _read_catalog(str(path), path.stat().st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=64)
+def _read_catalog(path: str, mtime_ns: int) -> dict[str, str]:
+    with open(path, "rb") as stream:
+        return {
+            str(message.id): str(message.string)
+            for message in read_po(stream)
+            if message.id and message.string and not message.fuzzy
+        }
 
 
 _LATIN_OR_DIGIT = re.compile(r"[A-Za-z0-9]")

@@ -112,18 +112,26 @@ def html(book: BookBuild) -> Path:
     return book.html
 
 
+def _site_report_once(
+    tmp_path_factory: pytest.TempPathFactory, name: str, html: Path, pages: list[str], shots: Path
+) -> SiteReport:
+    """:func:`check_site` once per run, whichever worker asks first (the others read its
+    pickled report)."""
+    require_chromium()
+    shared = _shared_dir(tmp_path_factory)
+    record = shared / f"{name}.pickle"
+    with _exclusive(shared / f"{name}.lock"):
+        if record.is_file():
+            return pickle.loads(record.read_bytes())
+        report = check_site(html, pages, shots)
+        record.write_bytes(pickle.dumps(report))
+        return report
+
+
 @pytest.fixture(scope="session")
 def site(html: Path, tmp_path_factory: pytest.TempPathFactory) -> SiteReport:
     """Every toc page opened in headless Chromium; screenshots go to _build/screenshots/."""
-    require_chromium()
-    shared = _shared_dir(tmp_path_factory)
-    record = shared / "site-report.pickle"
-    with _exclusive(shared / "site-report.lock"):
-        if record.is_file():
-            return pickle.loads(record.read_bytes())
-        report = check_site(html, toc_pages(), SCREENSHOTS)
-        record.write_bytes(pickle.dumps(report))
-        return report
+    return _site_report_once(tmp_path_factory, "site-report", html, toc_pages(), SCREENSHOTS)
 
 
 @pytest.fixture(scope="session")
@@ -151,12 +159,10 @@ def translated_site(
 ) -> SiteReport:
     """Every page of the Chinese edition opened in headless Chromium, served with the English
     site (as published); screenshots go to _build/screenshots/zh_CN/."""
-    require_chromium()
-    shared = _shared_dir(tmp_path_factory)
-    record = shared / "translated-site-report.pickle"
-    with _exclusive(shared / "translated-site-report.lock"):
-        if record.is_file():
-            return pickle.loads(record.read_bytes())
-        report = check_site(book.html, translated_pages, SCREENSHOTS / TRANSLATED[0])
-        record.write_bytes(pickle.dumps(report))
-        return report
+    return _site_report_once(
+        tmp_path_factory,
+        "translated-site-report",
+        book.html,
+        translated_pages,
+        SCREENSHOTS / TRANSLATED[0],
+    )
