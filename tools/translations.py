@@ -177,7 +177,7 @@ def extract(output: Path = GETTEXT_OUTPUT, config: Path | None = None) -> Path:
     return output / "_build" / "gettext"
 
 
-def refresh(pot_dir: Path, language: str) -> None:
+def refresh(pot_dir: Path, language: str, locales: Path = LOCALES) -> None:
     """Merge the ``.pot`` files into the language's catalogs (sphinx-intl update), then drop
     obsolete entries: a changed English message is kept as a fuzzy entry with its old
     translation to start from, and git history keeps the rest."""
@@ -189,7 +189,7 @@ def refresh(pot_dir: Path, language: str) -> None:
             "--pot-dir",
             str(pot_dir),
             "--locale-dir",
-            str(LOCALES),
+            str(locales),
             "--language",
             language,
             "--line-width",
@@ -198,7 +198,7 @@ def refresh(pot_dir: Path, language: str) -> None:
         check=True,
         stdout=subprocess.DEVNULL,
     )
-    for po in (LOCALES / language / "LC_MESSAGES").rglob("*.po"):
+    for po in (locales / language / "LC_MESSAGES" / "book").rglob("*.po"):
         catalog = _read(po)
         if catalog.obsolete:
             catalog.obsolete.clear()
