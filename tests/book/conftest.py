@@ -48,6 +48,8 @@ from tools import fetch_static
 
 VENDOR = ROOT / "book" / "_static" / "vendor"
 """The book's JavaScript, which make's set-up fetches (its stamp: ``.fetched``)."""
+FONTS = ROOT / "book" / "_fonts"
+"""The Chinese edition's font, fetched with it (tools/fetch_static.py)."""
 
 
 def _shared_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -67,22 +69,30 @@ def _exclusive(lock: Path) -> Iterator[None]:
 
 
 def fetch_static_assets() -> None:
-    """make's set-up step for the book's JavaScript, for a plain pytest that skipped it: fetch
-    ``book/_static/vendor`` unless it holds the pinned versions; skip (fail in CI) if it cannot."""
+    """make's set-up step for the book's JavaScript and the Chinese edition's font, for a plain
+    pytest that skipped it: fetch ``book/_static/vendor`` and ``book/_fonts`` unless they hold
+    the pinned versions; skip (fail in CI) if it cannot."""
     pinned = {name: version for name, version, _ in fetch_static.PACKAGES}
-    stamp = VENDOR / ".fetched"
-    if stamp.is_file() and json.loads(stamp.read_text()) == pinned:
+    font_name, font_version, _ = fetch_static.FONT_PACKAGE
+    stamps = {VENDOR / ".fetched": pinned, FONTS / ".fetched": {font_name: font_version}}
+    if all(s.is_file() and json.loads(s.read_text()) == want for s, want in stamps.items()):
         return
     fetched = subprocess.run(
-        [sys.executable, "tools/fetch_static.py", str(VENDOR.relative_to(ROOT))],
+        [
+            sys.executable,
+            "tools/fetch_static.py",
+            str(VENDOR.relative_to(ROOT)),
+            str(FONTS.relative_to(ROOT)),
+        ],
         cwd=ROOT,
         capture_output=True,
         text=True,
     )
     if fetched.returncode != 0:
         message = (
-            "book/_static/vendor (MathJax, require.js, the widget manager) is missing and could "
-            f"not be fetched from npm: run `make setup`\n{fetched.stderr[-2000:]}"
+            "book/_static/vendor (MathJax, require.js, the widget manager) or book/_fonts (the "
+            "Chinese font) is missing and could not be fetched from npm: run `make setup`\n"
+            f"{fetched.stderr[-2000:]}"
         )
         (pytest.fail if in_ci() else pytest.skip)(message)
 
