@@ -13,7 +13,6 @@ import itertools
 import math
 import re
 import textwrap
-import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -34,7 +33,7 @@ from .fmt import format_number, format_quantity
 from .hardware import Chip, get_chip
 from .roofline import achievable_flops_per_s, critical_intensity
 from .throughput import matmul_throughput
-from .words import math_text_family, say, say_later, use_language_font
+from .words import math_text_family, say, say_later, text_width, use_language_font
 
 INTENSITY_LABEL = say_later("Arithmetic intensity (FLOPs/byte)")
 THROUGHPUT_LABEL = say_later("Achievable throughput (FLOP/s)")
@@ -108,11 +107,6 @@ def _wrap_titles(fig: Figure) -> None:
                 wrapped = _fewest_even_lines(title, line, room, renderer)
             lines.append(wrapped)
         title.set_text("\n".join(lines))
-
-
-def text_width(text: str) -> int:
-    """``text``'s width in columns: 2 for a wide (CJK) character, 1 for any other."""
-    return sum(2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in text)
 
 
 _CJK_TOKEN = re.compile(r"\s+|[^\s\u2e80-\ufaff\ufe30-\uffef]+|.")

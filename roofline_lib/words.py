@@ -177,8 +177,11 @@ def _family(path: Path) -> str:
     return str(font_manager.FontProperties(fname=path).get_name())
 
 
-def _is_wide(char: str) -> bool:
-    return unicodedata.east_asian_width(char) in ("W", "F")
+def text_width(text: str) -> int:
+    """``text``'s width in columns: 2 for a wide (CJK) character, 1 for any other. A figure's
+    title is filled to it (:func:`roofline_lib.plots.fill`), a hint in a terminal wrapped to it
+    (:func:`roofline_lib.selfcheck.i18n.wrap`)."""
+    return sum(2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in text)
 
 
 def math_text_family(text: str, language: str | None = None) -> str | None:
@@ -188,6 +191,6 @@ def math_text_family(text: str, language: str | None = None) -> str | None:
     letters look slightly different there; the math keeps matplotlib's math fonts)."""
     lang = _checked(language or _env_language())
     maths = text.count("$") - text.count(r"\$")
-    if lang not in CJK_LANGUAGES or maths < 2 or not any(_is_wide(c) for c in text):
+    if lang not in CJK_LANGUAGES or maths < 2 or text_width(text) == len(text):
         return None
     return _family(font_path())

@@ -23,10 +23,11 @@ from __future__ import annotations
 import functools
 import json
 import re
-import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+from ..words import text_width
 
 CATALOG_PATH = Path(__file__).with_name("checks.zh_CN.json")
 """The compiled catalog: ``{"messages": {english: chinese}, "templates": {english: chinese}}``."""
@@ -139,9 +140,8 @@ def bilingual(text: str, separator: str = "\n") -> str:
 _NO_BREAK_BEFORE = set("，。；：、）！？”’」』》】,.;:!?)")
 
 
-def display_width(text: str) -> int:
-    """Columns ``text`` takes in a terminal: two for each wide (CJK) character, one otherwise."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+display_width = text_width
+"""Columns ``text`` takes in a terminal: two for each wide (CJK) character, one otherwise."""
 
 
 def _tokens(text: str) -> Iterator[str]:
