@@ -51,7 +51,9 @@ def _i18n() -> ModuleType:
     return module
 
 
-EDITIONS = _i18n().EDITIONS
+I18N = _i18n()
+"""book/_ext/i18n.py, the Sphinx extension of the editions (its editions, served fonts)."""
+EDITIONS = I18N.EDITIONS
 """The editions, English first (book/_ext/i18n.py's EDITIONS)."""
 
 

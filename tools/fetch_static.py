@@ -6,11 +6,13 @@ from CDNs by default; this script downloads pinned releases once, at set-up, int
 ``book/_static/vendor/``, and ``_config.yml`` and ``book/_ext`` point at those copies. Each
 tarball's SHA-512 is checked against the registry's published integrity.
 
-It also fetches the Chinese edition's font, IBM Plex Sans SC (SIL Open Font License), whose
-complete WOFF files go into a second folder outside the book's static files (``book/_fonts/``):
-each is converted to OpenType there, for matplotlib to draw Chinese figure text, and the book
-serves only a subset of it, the characters its Chinese pages use (book/_ext/i18n.py), so a reader
-needs no Chinese font of their own.
+It also fetches the Chinese edition's fonts into a second folder outside the book's static files
+(``book/_fonts/``): IBM Plex Sans SC (SIL Open Font License), complete WOFF files, each converted
+to OpenType there for matplotlib to draw Chinese figure text; and DejaVu Sans (Bitstream Vera
+license), for the few characters the pages use that IBM Plex Sans SC lacks (superscript digits,
+µ, ½, −, ✓, ✗). The book serves only a subset of each, the characters the Chinese edition shows
+(book/_ext/i18n.py), so that a reader needs no font of their own and no character falls back to
+whatever the reader's system has.
 
 Usage: python tools/fetch_static.py book/_static/vendor [book/_fonts]
 """
@@ -45,19 +47,35 @@ PACKAGES = (
     ),
 )
 
-FONT_PACKAGE = (
-    "@ibm/plex-sans-sc",
-    "1.1.0",
-    {
-        "package/fonts/complete/woff/hinted/IBMPlexSansSC-Regular.woff": "IBMPlexSansSC-Regular.woff",
-        "package/fonts/complete/woff/hinted/IBMPlexSansSC-SemiBold.woff": (
-            "IBMPlexSansSC-SemiBold.woff"
-        ),
-        "package/LICENSE.txt": "LICENSE.txt",
-    },
+FONT_PACKAGES = (
+    (
+        "@ibm/plex-sans-sc",
+        "1.1.0",
+        {
+            "package/fonts/complete/woff/hinted/IBMPlexSansSC-Regular.woff": (
+                "IBMPlexSansSC-Regular.woff"
+            ),
+            "package/fonts/complete/woff/hinted/IBMPlexSansSC-SemiBold.woff": (
+                "IBMPlexSansSC-SemiBold.woff"
+            ),
+            "package/LICENSE.txt": "LICENSE.txt",
+        },
+    ),
+    (
+        "@fontsource/dejavu-sans",
+        "5.3.0",
+        {
+            # fontsource calls it "latin", but it is the whole font (5,918 glyphs)
+            "package/files/dejavu-sans-latin-400-normal.woff": "DejaVuSans-Regular.woff",
+            "package/files/dejavu-sans-latin-700-normal.woff": "DejaVuSans-Bold.woff",
+            "package/LICENSE": "LICENSE-DejaVu.txt",
+        },
+    ),
 )
-"""The CJK font of the Chinese edition: complete (not split) WOFF, which fontTools reads without
-brotli."""
+"""The Chinese edition's fonts: first the CJK font (complete, not split, WOFF, which fontTools
+reads without brotli), then the font for the characters it lacks."""
+OPENTYPE_PREFIX = "IBMPlexSansSC-"
+"""The WOFF files converted to OpenType for matplotlib (the CJK font's)."""
 
 
 def _get(url: str) -> bytes:
@@ -103,24 +121,25 @@ def _extract(data: bytes, mapping: dict[str, str], dest: Path) -> int:
 
 
 def fetch_fonts(dest: Path) -> None:
-    """The CJK font's WOFF files, and an OpenType copy of each (``.otf``) for matplotlib."""
+    """The edition's WOFF files, and an OpenType copy (``.otf``) of the CJK font's for matplotlib."""
     from fontTools.ttLib import TTFont
 
-    name, version, mapping = FONT_PACKAGE
     tmp = dest.with_name(dest.name + ".tmp")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
-    count = _extract(_tarball(name, version), mapping, tmp)
-    if count != len(mapping):
-        raise SystemExit(f"{name}@{version}: found {count} of {list(mapping)}")
-    for woff in tmp.glob("*.woff"):
+    for name, version, mapping in FONT_PACKAGES:
+        count = _extract(_tarball(name, version), mapping, tmp)
+        if count != len(mapping):
+            raise SystemExit(f"{name}@{version}: found {count} of {list(mapping)}")
+        print(f"fetched {name}@{version}: {count} files")
+    for woff in tmp.glob(f"{OPENTYPE_PREFIX}*.woff"):
         font = TTFont(woff)
         font.flavor = None
         font.save(woff.with_suffix(".otf"))
-    (tmp / ".fetched").write_text(json.dumps({name: version}, indent=1) + "\n")
+    stamp = {name: version for name, version, _ in FONT_PACKAGES}
+    (tmp / ".fetched").write_text(json.dumps(stamp, indent=1) + "\n")
     shutil.rmtree(dest, ignore_errors=True)
     tmp.rename(dest)
-    print(f"fetched {name}@{version}: {count} files, converted to OpenType")
 
 
 def main(argv: list[str]) -> int:

@@ -17,10 +17,14 @@ What this extension adds to stock Sphinx internationalisation:
   a header button to the same page of each other edition (``static/language-switch.js`` keeps
   the section the reader is at, the URL's ``#anchor``: section ids are the English ones in every
   edition).
-* **A Chinese font the reader need not have.** A Chinese edition serves a subset of IBM Plex Sans
-  SC (fetched from the npm registry by tools/fetch_static.py into ``book/_fonts/``): at the end of
-  the build, the characters its pages use are cut from the font into ``_static/cjk/`` as WOFF,
-  and ``cjk.css`` puts it after the Latin fonts of the theme.
+* **Fonts the reader need not have.** A Chinese edition serves a subset of IBM Plex Sans SC, and
+  of DejaVu Sans for the few characters Plex lacks (superscript digits, µ, −, ✓, ✗), both
+  fetched from the npm registry by tools/fetch_static.py into ``book/_fonts/``. At the end of the
+  build every character a reader can be shown (:func:`shown_characters`: the pages, the search
+  page and index, the edition's own scripts and stylesheets) is cut from them into
+  ``_static/cjk/`` as WOFF, and ``cjk.css`` puts them first in the theme's font stacks; a
+  character that neither font has is a warning, so no character falls back to whatever the
+  reader's system has, and the layout does not depend on it.
 * **Drift fails the build.** In a translated edition every translatable message of every page
   must have a current translation: a message that is missing, fuzzy (Sphinx skips fuzzy
   entries), or left over from changed English is a warning, so ``-W`` fails the build until the
@@ -31,6 +35,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -81,9 +86,30 @@ EDITIONS = (
 """The book's editions; the first is the original, the others are built from its catalogs."""
 
 FONT_DIR = Path(__file__).resolve().parents[1] / "_fonts"
-"""IBM Plex Sans SC, fetched by tools/fetch_static.py (WOFF and OpenType)."""
-FONT_FACES = (("IBMPlexSansSC-Regular.woff", 400), ("IBMPlexSansSC-SemiBold.woff", 600))
+"""The edition's fonts, fetched by tools/fetch_static.py (WOFF, and OpenType for matplotlib)."""
 FONT_FAMILY = "IBM Plex Sans SC"
+SYMBOL_FAMILY = "DejaVu Sans (course subset)"
+"""The served DejaVu Sans, named apart from a reader's own DejaVu Sans."""
+
+
+@dataclass(frozen=True)
+class FontFace:
+    """One served face: its WOFF file in :data:`FONT_DIR`, its CSS family and weight."""
+
+    file: str
+    family: str
+    weight: int
+
+
+FONT_FACES = (
+    FontFace("IBMPlexSansSC-Regular.woff", FONT_FAMILY, 400),
+    FontFace("IBMPlexSansSC-SemiBold.woff", FONT_FAMILY, 600),
+    FontFace("DejaVuSans-Regular.woff", SYMBOL_FAMILY, 400),
+    FontFace("DejaVuSans-Bold.woff", SYMBOL_FAMILY, 700),
+)
+"""The faces a CJK edition serves, in the order of the font stack: the CJK font, then the font
+for the characters it lacks (only those are cut from it). A character goes to the first family
+whose every face has it."""
 EMOJI_FONTS = '"Apple Color Emoji", "Segoe UI Emoji", "Segoe UI Symbol", "Noto Color Emoji"'
 """The end of pydata-sphinx-theme's font stack, kept after ours."""
 STATIC = Path(__file__).parent / "static"
@@ -239,55 +265,110 @@ def _font_css(app: Sphinx, config: Any) -> None:
     app.add_css_file("cjk/cjk.css")
 
 
-_TEXT = re.compile(r"[^\x00-\x7f]")
+NOT_SHOWN = ("_static/vendor/", "_static/cjk/", "_images/", "_sources/")
+"""Parts of a built site whose text no reader sees in the page's font: third-party bundles
+(MathJax's speech maps and the widget manager hold other languages' data), the served fonts,
+figures (matplotlib writes their text as paths) and page sources."""
+SHOWN_SUFFIXES = (".html", ".js", ".css")
+NEVER_DRAWN = {"Cc", "Cf", "Co", "Cs", "Zl", "Zp"}
+"""Unicode categories no text font draws: controls, format characters (a soft hyphen, a
+zero-width space), private use (the theme's icon font) and surrogates."""
+
+
+def shown_characters(outdir: Path) -> dict[str, str]:
+    """Every character a reader of the site built in ``outdir`` can be shown in its text font,
+    each with the first file (relative to ``outdir``) that has it: printable ASCII, and the
+    characters of its pages (the search page too), search index, scripts (the copy button's and
+    the search's words, the answer boxes' marks) and stylesheets (CSS ``content``), less
+    :data:`NOT_SHOWN` and :data:`NEVER_DRAWN`."""
+    shown = {chr(c): "" for c in range(0x20, 0x7F)}
+    for path in sorted(outdir.rglob("*")):
+        relative = path.relative_to(outdir).as_posix()
+        if path.suffix not in SHOWN_SUFFIXES or relative.startswith(NOT_SHOWN):
+            continue
+        if not path.is_file():
+            continue
+        for char in set(path.read_text(encoding="utf-8", errors="ignore")):
+            if char not in shown and unicodedata.category(char) not in NEVER_DRAWN:
+                shown[char] = relative
+    return shown
+
+
+def font_characters(path: Path) -> set[str]:
+    """The characters ``path`` (a font file) has a glyph for."""
+    from fontTools.ttLib import TTFont
+
+    return {chr(code) for code in TTFont(path).getBestCmap()}
+
+
+def font_stacks() -> tuple[str, str]:
+    """The CSS font stacks of a CJK edition, text and monospace: the served families first (for
+    text), or right after the theme's monospace fonts (for code, whose Latin stays monospace)."""
+    served = ", ".join(f'"{family}"' for family in dict.fromkeys(f.family for f in FONT_FACES))
+    text = f"{served}, system-ui, sans-serif, {EMOJI_FONTS}"
+    return text, f"var(--pst-font-family-monospace-system), {served}"
 
 
 def _subset_font(app: Sphinx, exception: Exception | None) -> None:
-    """Cut the characters the edition's pages use out of the CJK font, into ``_static/cjk/``."""
+    """Cut the characters a reader can be shown out of the edition's fonts, into
+    ``_static/cjk/``: each face gets those its family draws (the first family that has them)."""
     if exception is not None or app.builder.format != "html" or not _is_cjk(app.config.language):
         return
     from fontTools import subset
 
     outdir = Path(app.outdir)
-    used: set[str] = set()
-    for path in [
-        *outdir.rglob("*.html"),
-        *outdir.glob("searchindex.js"),
-        *outdir.glob("_static/explorer-data.js"),
-    ]:
-        used.update(_TEXT.findall(path.read_text(encoding="utf-8", errors="ignore")))
+    missing = [face.file for face in FONT_FACES if not (FONT_DIR / face.file).is_file()]
+    if missing:
+        logger.warning(
+            "the edition's fonts %s are missing; run `make setup` (tools/fetch_static.py)",
+            ", ".join(missing),
+            type="i18n",
+            subtype="font",
+        )
+        return
+    shown = shown_characters(outdir)
+    left = set(shown)
+    families: dict[str, set[str]] = {}
+    for family in dict.fromkeys(face.family for face in FONT_FACES):
+        # what every weight of the family draws, so that bold text falls back no more than plain
+        faces = [font_characters(FONT_DIR / f.file) for f in FONT_FACES if f.family == family]
+        families[family] = left.intersection(*faces)
+        left -= families[family]
+    if left:
+        logger.warning(
+            "no served font has %s; add a font that has them to FONT_FACES",
+            ", ".join(f"{c!r} (U+{ord(c):04X}, in {shown[c]})" for c in sorted(left)),
+            type="i18n",
+            subtype="font",
+        )
     target = outdir / "_static" / "cjk"
     target.mkdir(parents=True, exist_ok=True)
-    faces = []
-    text = "".join(sorted(used)) + "".join(chr(c) for c in range(0x20, 0x7F))
-    for name, weight in FONT_FACES:
-        source = FONT_DIR / name
-        if not source.is_file():
-            logger.warning(
-                "the Chinese font %s is missing; run `make setup` (tools/fetch_static.py)",
-                source,
-                type="i18n",
-                subtype="font",
-            )
-            return
+    rules = []
+    for face in FONT_FACES:
         options = subset.Options()
         options.flavor = "woff"
         options.layout_features = ["*"]
-        font = subset.load_font(str(source), options)
+        font = subset.load_font(str(FONT_DIR / face.file), options)
         subsetter = subset.Subsetter(options)
-        subsetter.populate(text=text)
+        subsetter.populate(text="".join(sorted(families[face.family])))
         subsetter.subset(font)
-        subset.save_font(font, str(target / name), options)
-        faces.append(
-            f'@font-face {{ font-family: "{FONT_FAMILY}"; font-weight: {weight}; '
-            f'font-display: swap; src: url("{name}") format("woff"); }}'
+        subset.save_font(font, str(target / face.file), options)
+        rules.append(
+            f'@font-face {{ font-family: "{face.family}"; font-weight: {face.weight}; '
+            f'font-display: swap; src: url("{face.file}") format("woff"); }}'
         )
-    stack = f'system-ui, "{FONT_FAMILY}", sans-serif, {EMOJI_FONTS}'
+    text, monospace = font_stacks()
     (target / "cjk.css").write_text(
-        "/* IBM Plex Sans SC (SIL OFL 1.1), cut to the characters of this edition */\n"
-        + "\n".join(faces)
-        + f"\n:root {{\n  --pst-font-family-base: {stack};\n"
-        + f"  --pst-font-family-heading: {stack};\n}}\n",
+        "/* IBM Plex Sans SC (SIL OFL 1.1) and DejaVu Sans (Bitstream Vera license), cut to the\n"
+        "   characters of this edition */\n"
+        + "\n".join(rules)
+        + f"\n:root {{\n  --pst-font-family-base: {text};\n"
+        + f"  --pst-font-family-heading: {text};\n"
+        + f"  --pst-font-family-monospace: {monospace};\n}}\n"
+        + "/* Chromium trims a line-end fullwidth bracket to half width when it decides where the\n"
+        "   line breaks, but lays it out at full width: a heading such as 术语表（英中对照） then\n"
+        "   sticks out of a phone's screen. Keep every bracket at its full width. */\n"
+        + "html { text-spacing-trim: space-all; }\n",
         encoding="utf-8",
     )
 

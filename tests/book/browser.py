@@ -53,6 +53,26 @@ _PHONE_OVERFLOW = (
 )
 """Pixels by which the page is wider than the viewport: a reader on a phone would scroll sideways."""
 
+_FONTS_SETTLED = """
+async () => {
+  const faces = Array.from(document.fonts);
+  await Promise.all(faces.map(f => f.status === 'loaded' ? null : f.load().catch(() => null)));
+  await document.fonts.ready;
+  await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
+  return faces.filter(f => f.status === 'error').map(f => `${f.family} ${f.weight}`);
+}
+"""
+"""Load every web font the page declares, wait until the document's fonts are ready and two
+frames have been laid out with them; the faces that failed to load. What is measured after it
+is what a reader sees once the page has settled, not the fallback metrics of a page whose fonts
+are still on their way."""
+
+SERVED_FONTS = "**/_static/cjk/*.woff"
+"""The URL pattern of a CJK edition's served fonts (book/_ext/i18n.py)."""
+
+NARROW_PHONE = {"width": 360, "height": 780}
+"""The narrowest common phone, CSS px: a page that fits it fits 390 px with room to spare."""
+
 _PAGE_FACTS = """
 async () => {
   if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
@@ -217,6 +237,8 @@ class PageReport:
     """How far the page is wider than a phone's screen (0: nothing scrolls sideways)."""
     phone_figures: list[dict] = field(default_factory=list)
     """Each SVG figure at the phone's width: its smallest text in CSS px (``_FIGURE_TEXT``)."""
+    font_errors: list[str] = field(default_factory=list)
+    """The web fonts the page declares that did not load (family and weight)."""
 
 
 @dataclass
@@ -242,6 +264,7 @@ class SiteReport:
             out += [f"{p.page}: raw math in text: {t!r}" for t in f.get("rawMath", [])]
             if f.get("widgetViews") and not p.widget.get("widgets"):
                 out.append(f"{p.page}: a widget view is embedded but nothing rendered")
+            out += [f"{p.page}: font did not load: {face}" for face in p.font_errors]
             if p.phone_overflow_px > 0:
                 out.append(f"{p.page}: {p.phone_overflow_px}px wider than a phone's screen")
             out += [
@@ -311,12 +334,13 @@ def check_site(html_dir: Path, pages: list[str], screenshot_dir: Path | None) ->
                 link for link in report.facts["links"] if urlparse(link).netloc == origin
             )
             name = page_path.replace("/", "_")
+            report.font_errors = page.evaluate(_FONTS_SETTLED)
             if screenshot_dir is not None:
                 desktop = screenshot_dir / f"{name}.png"
                 page.screenshot(path=str(desktop), full_page=True)
                 report.screenshots.append(desktop)
             page.set_viewport_size(PHONE)
-            page.wait_for_timeout(300)
+            page.evaluate(_FONTS_SETTLED)
             report.phone_overflow_px = page.evaluate(_PHONE_OVERFLOW)
             report.phone_figures = page.evaluate(_FIGURE_TEXT)
             if screenshot_dir is not None:
@@ -328,6 +352,99 @@ def check_site(html_dir: Path, pages: list[str], screenshot_dir: Path | None) ->
         broken = _check_links(base, html_dir, internal)
         blocked = site.blocked
     return SiteReport(reports, blocked, broken)
+
+
+@dataclass(frozen=True)
+class PhoneFit:
+    """One page on a phone: how far it is wider than the screen (0: it fits), and the web fonts
+    it declares that did not load (the blocked ones, when fonts are blocked)."""
+
+    page: str
+    overflow_px: int
+    font_errors: tuple[str, ...]
+
+
+def phone_fit(
+    html_dir: Path,
+    pages: list[str],
+    viewport: dict[str, int] = NARROW_PHONE,
+    block: str | None = None,
+) -> list[PhoneFit]:
+    """Open each of ``pages`` at a phone's ``viewport``, its fonts settled, and measure how far
+    it is wider than the screen; ``block`` (a URL pattern) aborts the requests for those fonts,
+    so that the page is drawn with the reader's system fonts instead."""
+    fits = []
+    with local_site(html_dir) as site:
+        if block is not None:
+            site.context.route(block, lambda route: route.abort())
+        for page_path in pages:
+            page = site.context.new_page()
+            page.set_viewport_size(viewport)
+            page.goto(f"{site.base}/{page_path}.html", wait_until="load")
+            page.evaluate(_PAGE_FACTS)  # math typeset, images loaded
+            errors = page.evaluate(_FONTS_SETTLED)
+            fits.append(PhoneFit(page_path, page.evaluate(_PHONE_OVERFLOW), tuple(errors)))
+            page.close()
+    return fits
+
+
+_MARK_TEXT = """
+(families) => {
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const texts = [];
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const parent = n.parentElement;
+    if (!n.textContent.trim() || !parent || !parent.getClientRects().length) continue;
+    if (parent.closest('mjx-assistive-mml, script, style, noscript, template')) continue;
+    const first = getComputedStyle(parent).fontFamily.split(',')[0].trim().replace(/^"|"$/g, '');
+    if (families.includes(first)) texts.push(n);
+  }
+  texts.forEach((n, i) => {
+    const span = document.createElement('span');
+    span.setAttribute('data-font-check', String(i));
+    n.replaceWith(span);
+    span.appendChild(n);
+  });
+  return texts.length;
+}
+"""
+"""Wrap every displayed piece of text whose font stack starts with one of ``families`` (the
+served ones: not code, math or icons, which have fonts of their own) in a span of its own, so
+that the fonts DevTools reports for the span are that text's alone (a span inherits its
+parent's style, so nothing moves)."""
+
+
+def system_fonts_drawing(html_dir: Path, pages: list[str], families: list[str]) -> list[str]:
+    """For each of ``pages``, every piece of text whose font stack starts with one of
+    ``families`` but that Chromium drew, wholly or partly, with a font of the reader's system
+    instead of a web font (DevTools' ``CSS.getPlatformFontsForNode``), as "page: system font
+    (glyphs) in 'text'"; empty when the served fonts draw every character."""
+    found = []
+    with local_site(html_dir) as site:
+        for page_path in pages:
+            page = site.context.new_page()
+            page.goto(f"{site.base}/{page_path}.html", wait_until="load")
+            page.evaluate(_PAGE_FACTS)
+            page.evaluate(_FONTS_SETTLED)
+            page.evaluate(_MARK_TEXT, families)
+            cdp = site.context.new_cdp_session(page)
+            cdp.send("DOM.enable")
+            cdp.send("CSS.enable")
+            root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+            marked = cdp.send(
+                "DOM.querySelectorAll", {"nodeId": root, "selector": "[data-font-check]"}
+            )
+            for node in marked["nodeIds"]:
+                fonts = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+                system = [f for f in fonts if not f["isCustomFont"]]
+                if system:
+                    html = cdp.send("DOM.getOuterHTML", {"nodeId": node})["outerHTML"]
+                    text = re.sub(r"<[^>]+>", "", html)
+                    names = ", ".join(f"{f['familyName']} ({f['glyphCount']})" for f in system)
+                    found.append(f"{page_path}: {names} in {text[:80]!r}")
+            cdp.detach()
+            page.close()
+    return found
 
 
 def check_file_pages(html_dir: Path, pages: list[str]) -> list[PageReport]:

@@ -73,8 +73,8 @@ def fetch_static_assets() -> None:
     pytest that skipped it: fetch ``book/_static/vendor`` and ``book/_fonts`` unless they hold
     the pinned versions; skip (fail in CI) if it cannot."""
     pinned = {name: version for name, version, _ in fetch_static.PACKAGES}
-    font_name, font_version, _ = fetch_static.FONT_PACKAGE
-    stamps = {VENDOR / ".fetched": pinned, FONTS / ".fetched": {font_name: font_version}}
+    fonts = {name: version for name, version, _ in fetch_static.FONT_PACKAGES}
+    stamps = {VENDOR / ".fetched": pinned, FONTS / ".fetched": fonts}
     if all(s.is_file() and json.loads(s.read_text()) == want for s, want in stamps.items()):
         return
     fetched = subprocess.run(

@@ -12,11 +12,13 @@ import pytest
 
 from tests.book.browser import (
     MIN_FIGURE_TEXT_PX,
+    NARROW_PHONE,
     SiteReport,
     check_file_pages,
+    phone_fit,
     require_chromium,
 )
-from tests.book.site import SCREENSHOTS, toc_pages
+from tests.book.site import SCREENSHOTS, BookBuild, toc_pages
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("book")]
 
@@ -73,6 +75,15 @@ def test_every_internal_link_resolves(site: SiteReport) -> None:
 def test_no_page_scrolls_sideways_on_a_phone(site: SiteReport) -> None:
     wide = {p.page: p.phone_overflow_px for p in site.pages if p.phone_overflow_px > 0}
     assert not wide, f"pages wider than a 390px phone screen (px too wide): {wide}"
+
+
+def test_every_page_fits_a_narrow_phone_with_room_to_spare(book: BookBuild) -> None:
+    # 30 px narrower than the screens above, after every web font has loaded
+    require_chromium()
+    fits = phone_fit(book.html, toc_pages(), NARROW_PHONE)
+    assert [f.page for f in fits] == toc_pages()
+    wide = {f.page: f.overflow_px for f in fits if f.overflow_px > 0}
+    assert not wide, f"pages wider than a {NARROW_PHONE['width']}px phone (px too wide): {wide}"
 
 
 def test_figure_text_is_at_least_9px_on_a_phone(site: SiteReport) -> None:

@@ -1,8 +1,10 @@
 """The Chinese edition in headless Chromium, served as published (under the English site, at
 ``zh/``): every page displays completely (no console error, every image, math typeset, every
-internal link resolving, nothing fetched from another host, no sideways scrolling on a phone), the
-language switch on each edition goes to the same section of the other, and the Chinese text is
-drawn with the book's own font, whose subset holds every character the edition uses."""
+internal link resolving, every web font loaded, nothing fetched from another host, no sideways
+scrolling on a phone), and fits a narrower phone still whether the book's fonts draw it or the
+reader's own; the language switch on each edition goes to the same section of the other; and
+the text is drawn with the book's own fonts, whose subsets hold every character a reader can be
+shown, so that no character falls back to a font of the reader's system."""
 
 from __future__ import annotations
 
@@ -10,10 +12,18 @@ import re
 from pathlib import Path
 
 import pytest
-from fontTools.ttLib import TTFont
 
-from tests.book.browser import SiteReport, local_site, require_chromium
+from tests.book.browser import (
+    NARROW_PHONE,
+    SERVED_FONTS,
+    SiteReport,
+    local_site,
+    phone_fit,
+    require_chromium,
+    system_fonts_drawing,
+)
 from tests.book.site import BookBuild, toc_pages
+from tools.book import I18N
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("book")]
 
@@ -78,19 +88,61 @@ def test_the_glossary_links_each_term_to_both_editions(translated_book: BookBuil
         assert re.search(r'href="\.\./\.\./book/\d\d_[a-z_]+\.html#sec-[a-z0-9-]+"', row), row
 
 
-def _cjk_characters(html_dir: Path) -> set[str]:
-    text = "".join(p.read_text(encoding="utf-8") for p in html_dir.rglob("*.html"))
-    return set(re.findall(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]", text))
+@pytest.mark.parametrize("fonts", ["served", "the reader's own"])
+def test_every_chinese_page_fits_a_narrow_phone_whatever_fonts_draw_it(
+    book: BookBuild, translated_pages: list[str], fonts: str
+) -> None:
+    require_chromium()
+    blocked = fonts != "served"
+    fits = phone_fit(book.html, translated_pages, NARROW_PHONE, SERVED_FONTS if blocked else None)
+    assert [f.page for f in fits] == translated_pages
+    wide = {f.page: f.overflow_px for f in fits if f.overflow_px > 0}
+    assert not wide, f"{fonts} fonts: wider than a {NARROW_PHONE['width']}px phone: {wide}"
+    for fit in fits:
+        unloaded = {face.rsplit(" ", 1)[0] for face in fit.font_errors}
+        # blocked: every served face failed to load, so the system's fonts drew the page
+        assert unloaded == ({f.family for f in I18N.FONT_FACES} if blocked else set()), fit
 
 
-def test_the_served_font_has_every_character_of_the_edition(translated_book: BookBuild) -> None:
-    used = _cjk_characters(translated_book.html)
-    assert len(used) > 500
-    for face in ("IBMPlexSansSC-Regular.woff", "IBMPlexSansSC-SemiBold.woff"):
-        font = TTFont(translated_book.html / "_static" / "cjk" / face)
-        covered = {chr(c) for c in font.getBestCmap()}
-        missing = sorted(used - covered)
-        assert not missing, f"{face} lacks {''.join(missing[:40])}"
+def _served_faces(html_dir: Path) -> dict[str, list[Path]]:
+    """The font files each family of the edition's cjk.css serves (its @font-face rules)."""
+    css = (html_dir / "_static" / "cjk" / "cjk.css").read_text(encoding="utf-8")
+    faces: dict[str, list[Path]] = {}
+    for family, url in re.findall(r'font-family: "([^"]+)";[^}]*src: url\("([^"]+)"\)', css):
+        faces.setdefault(family, []).append(html_dir / "_static" / "cjk" / url)
+    return faces
+
+
+def test_the_served_fonts_have_every_character_a_reader_can_be_shown(
+    translated_book: BookBuild,
+) -> None:
+    shown = I18N.shown_characters(translated_book.html)
+    assert len(shown) > 900  # the pages' Chinese, ASCII, and the scripts' words and marks
+    assert {"算", "术", "²", "⁹", "µ", "−", "✓", "✗", "复", "制"} <= set(shown)
+    faces = _served_faces(translated_book.html)
+    assert list(faces) == list(dict.fromkeys(f.family for f in I18N.FONT_FACES))
+    # what every face of a family draws (bold text must not fall back either)
+    drawn = set().union(
+        *(
+            set.intersection(*(set(I18N.font_characters(f)) for f in files))
+            for files in faces.values()
+        )
+    )
+    missing = sorted(set(shown) - drawn)
+    assert not missing, "no served font draws " + ", ".join(
+        f"{c!r} (U+{ord(c):04X}, in {shown[c]})" for c in missing[:40]
+    )
+
+
+def test_no_chinese_page_draws_a_character_with_a_system_font(
+    book: BookBuild, translated_pages: list[str]
+) -> None:
+    require_chromium()
+    served = list(dict.fromkeys(f.family for f in I18N.FONT_FACES))
+    fallbacks = system_fonts_drawing(book.html, translated_pages, served[:1])
+    assert not fallbacks, "text drawn with a font of the reader's system:\n" + "\n".join(
+        fallbacks[:40]
+    )
 
 
 def test_chinese_text_is_drawn_with_the_books_font(book: BookBuild) -> None:
