@@ -186,6 +186,7 @@ def measure(
     batches: Sequence[int] | None = None,
     device: str | None = None,
     threads: int | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> MeasuredRoofline:
     """Measure this machine's roofline: peak FLOP/s, STREAM bandwidth and a matmul sweep.
 
@@ -200,6 +201,10 @@ def measure(
         batches: the sweep's B values (default 1, 2, 4, …, 8192).
         device: for torch: 'cuda', 'cuda:N', or 'cpu' to run torch on the CPU.
         threads: cap on CPU compute threads (default: the math library's own).
+        clock: the budget's clock, seconds (default :func:`time.perf_counter`): what the budget
+            decides depends on it alone, so a test that passes a simulated clock gets the same
+            sweep on a fast, slow or busy machine. Each measurement still times itself with
+            the real clock.
 
     Returns:
         a :class:`MeasuredRoofline`.
@@ -211,7 +216,7 @@ def measure(
     D = _count("D", D) if D is not None else be.default_dim
     F = _count("F", F) if F is not None else D
     batch_list = _batches(batches)
-    budget = Budget(total_s)
+    budget = Budget(total_s, clock=clock)
     cpu_start = time.process_time()
 
     def step(label: str) -> None:

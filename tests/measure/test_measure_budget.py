@@ -139,8 +139,16 @@ alone exceeds the budget and the point is skipped without running (or allocating
 
 
 def test_real_run_skips_the_point_the_budget_cannot_fit_and_says_so() -> None:
-    # generous for B = 1, 2, 4 even on a loaded machine; hopeless for IMPOSSIBLE_BATCH
-    result = measure(backend="numpy", budget_s=10.0, D=4096, batches=(1, 2, 4, IMPOSSIBLE_BATCH))
+    # real numpy measurements, but the budget reads a clock that stands still: however slow or
+    # busy the machine, no time passes for it, so B = 1, 2, 4 always fit and IMPOSSIBLE_BATCH
+    # never does (its estimate alone is minutes); a real clock made this fail under load
+    result = measure(
+        backend="numpy",
+        budget_s=10.0,
+        D=4096,
+        batches=(1, 2, 4, IMPOSSIBLE_BATCH),
+        clock=FakeClock().perf_counter,  # the measurements' own timing stays real
+    )
     assert [p.batch for p in result.sweep] == [1, 2, 4]
     assert result.skipped_batches == (IMPOSSIBLE_BATCH,)
     assert result.trimmed
