@@ -13,7 +13,9 @@ scripts first on PATH, MPLBACKEND=Agg) after its set-up. Here:
   tests are skipped, saying what to run; in CI (``CI=true``) they run, and fail, never skip.
 
 `make test` spreads the tests over two workers (``-n 2 --dist loadgroup``); a plain pytest runs
-the same tests one after another.
+the same tests one after another. A run stopped by SIGTERM tears its fixtures down as after a
+Ctrl-C, and the servers the tests start die with the process that started them
+(tests/processes.py), so a stopped run leaves no server behind.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from pathlib import Path
 import pytest
 
 from roofline_grader.course import command_env
+from tests.processes import stop_gracefully_on_sigterm
 from tools import ensure_sandbox
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,6 +48,10 @@ def _export_make_environment() -> None:
 
 
 _export_make_environment()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    stop_gracefully_on_sigterm()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

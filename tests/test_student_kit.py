@@ -33,6 +33,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from tests.grading.grading_cases import ASSIGNMENTS, solved
+from tests.processes import dies_with_parent
 from tools import student_kit
 from tools.student_kit import KitError
 
@@ -355,7 +356,12 @@ def test_the_readme_start_command_copies_the_exercises_and_serves_jupyterlab(kit
     port = _free_port()
     command = [str(kit.python), "start_lab.py", "--no-browser", f"--port={port}"]
     server = subprocess.Popen(
-        command, cwd=kit.folder, env=kit.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+        command,
+        cwd=kit.folder,
+        env=kit.env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        preexec_fn=dies_with_parent,
     )
     try:
         deadline = time.monotonic() + 60

@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
+from tests.processes import dies_with_parent
+
 from .conftest import grading_env
 from .grading_cases import ROOT
 
@@ -167,7 +169,13 @@ def running_lab(base: Path, release: Path, *, course_config: bool = True) -> Ite
     lab = Lab(f"http://127.0.0.1:{port}", base, work, published)
     with lab.log.open("w") as log:
         server = subprocess.Popen(
-            command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            command,
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            preexec_fn=dies_with_parent,
         )
     try:
         _wait_until_up(lab, server)

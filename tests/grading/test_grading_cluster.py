@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from roofline_grader.cluster import QUIET_DASK
+from tests.processes import dies_with_parent
 
 from .conftest import (
     CELL_TIMEOUT_S,
@@ -94,7 +95,12 @@ def dask_processes(
 
     def start(*args: str | Path, env: dict[str, str] = env) -> subprocess.Popen[bytes]:
         process = subprocess.Popen(
-            [DASK, *map(str, args)], cwd=ROOT, env=env, stdout=log, stderr=log
+            [DASK, *map(str, args)],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=log,
+            preexec_fn=dies_with_parent,
         )
         started.append(process)
         return process

@@ -28,6 +28,7 @@ import pytest
 from nbgrader.api import Gradebook
 
 from tests.book.browser import chromium_page, require_chromium
+from tests.processes import dies_with_parent
 
 from .conftest import grade_quietly, grading_env
 from .grading_cases import ROOT
@@ -107,6 +108,7 @@ def formgrader(tmp_path_factory: pytest.TempPathFactory, release: Path) -> Itera
             stdout=out,
             stderr=subprocess.STDOUT,
             start_new_session=True,
+            preexec_fn=dies_with_parent,
         )
     url = f"http://127.0.0.1:{port}"
     try:
