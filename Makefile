@@ -5,6 +5,8 @@
 #                  without a current translation fails; nitpicky is set in _config.yml)
 #   make translations   refresh the Chinese catalogs (locales/) from the English pages and say
 #                  which messages need translating (new, changed, or lost a glued number)
+#   make check     the inner loop: lint + every test that needs no kernel, browser or book build
+#                  (pytest -m "not slow"; about a minute and a half on two cores)
 #   make test      lint (ruff, and mypy strict on roofline_lib) + the whole test suite (what CI runs)
 #   make lab       JupyterLab on a git-ignored copy of the exercises (work/), as a student sees it
 #   make student-kit   dist/roofline-student-kit.zip: what students install (no solutions, no grader)
@@ -27,7 +29,7 @@ export PATH := $(CURDIR)/$(BIN):$(PATH)
 export PYTHONPATH := $(CURDIR)
 export MPLBACKEND := Agg
 
-.PHONY: setup book translations test lint format lab student-kit release grade feedback formgrader bench measure clean lock sandbox
+.PHONY: setup book translations check test lint format lab student-kit release grade feedback formgrader bench measure clean lock sandbox
 
 # -- set-up ------------------------------------------------------------------------------
 # Reinstalls only when pyproject.toml or constraints.txt change.
@@ -76,6 +78,12 @@ format: $(STAMP)
 # A plain `python -m pytest` (venv active) runs the same tests: tests/conftest.py exports the
 # environment above and checks the set-up (outside CI a test lacking Chromium or the sandbox is
 # skipped, saying so; CI=true never skips); -n 2 only spreads them over two workers.
+# The fast tier: what a change to the library, the grader's logic or the tools must pass before
+# anything slow runs. The slow tier (marked slow, or using a fixture tests/conftest.py names as
+# slow) builds the book, opens browsers, runs kernels and grades whole classes.
+check: $(STAMP) lint
+	$(BIN)/python -m pytest -n 2 -m "not slow"
+
 test: setup lint sandbox
 	$(BIN)/python -m tools.ensure_chromium
 	$(BIN)/python -m pytest -n 2 --dist loadgroup

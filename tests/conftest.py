@@ -54,8 +54,27 @@ def pytest_configure(config: pytest.Config) -> None:
     stop_gracefully_on_sigterm()
 
 
+SLOW_FIXTURES = frozenset(
+    {
+        # the book built in both languages, and Chromium's pass over it (tests/book/conftest.py)
+        *("book", "html", "site", "translated_book", "translated_pages", "translated_site"),
+        # servers and browsers: JupyterLab, formgrader, the student kit's own venv
+        *("lab", "formgrader", "kit", "browser", "server"),
+        # whole classes graded with real kernels (tests/grading)
+        *("graded", "graded_class", "hostile", "one_worker_grades"),
+    }
+)
+"""Fixtures that build the book, start a browser or server, or grade with real kernels: a test
+that uses one is in the slow tier (``make test``, not ``make check``) even if it is not marked."""
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m "not slow"`` deselects by marker
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Outside CI, skip the end-to-end grading tests when the grading sandbox is not set up."""
+    """Put every test that uses a :data:`SLOW_FIXTURES` fixture in the slow tier; outside CI,
+    skip the end-to-end grading tests when the grading sandbox is not set up."""
+    for item in items:
+        if SLOW_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
     if in_ci() or not sys.platform.startswith("linux"):
         return
     lacking = ensure_sandbox.missing()
