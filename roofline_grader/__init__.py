@@ -28,15 +28,28 @@ The course
   can show (``locales/zh_CN/LC_MESSAGES/checks.po``), its drift report, and the compiled catalog
   that ships with roofline_lib.
 
-A grading run (``roofline-grade``, :mod:`~roofline_grader.cli`)
+A grading run (``roofline-grade``, :mod:`~roofline_grader.cli`), in three stages
+(:mod:`~roofline_grader.runner`: ``plan_run``, ``_execute``, ``_write_outputs``)
 
-* :mod:`~roofline_grader.intake` finds the submissions; :mod:`~roofline_grader.runner` drives the
-  run; :mod:`~roofline_grader.schedule` orders it, the longest expected work first;
-  :mod:`~roofline_grader.pool` and :mod:`~roofline_grader.worker` grade each submission in its
-  own scratch course, and :mod:`~roofline_grader.results` is what each one found, typed;
-  :mod:`~roofline_grader.gradebook` merges results into the master gradebook;
-  :mod:`~roofline_grader.journal` makes reruns resume; :mod:`~roofline_grader.progress`,
-  :mod:`~roofline_grader.report` and :mod:`~roofline_grader.feedback` write what people read.
+* plan: :mod:`~roofline_grader.intake` finds the submissions, with :mod:`~roofline_grader.lms`
+  (what an LMS download's file names say) and :mod:`~roofline_grader.roster` (who is in the
+  course); :mod:`~roofline_grader.journal` makes reruns resume; :mod:`~roofline_grader.schedule`
+  orders the work, the longest expected first;
+* execute: an :mod:`~roofline_grader.engine` grades (one seam, one way of isolating a culprit):
+  :mod:`~roofline_grader.pool` on this machine, :mod:`~roofline_grader.cluster` on a Dask
+  cluster; :mod:`~roofline_grader.worker` grades one submission in its own scratch course, and
+  :mod:`~roofline_grader.results` is what it found, typed; :mod:`~roofline_grader.gradebook`
+  merges each result into the master gradebook as it arrives; :mod:`~roofline_grader.progress`
+  shows it;
+* write: :mod:`~roofline_grader.report` (report.txt, report.json),
+  :mod:`~roofline_grader.classreport` (report.html, what the class got wrong),
+  :mod:`~roofline_grader.feedback` (a page per student), :mod:`~roofline_grader.exchange` (the
+  pages to nbgrader's exchange and a zip per student), :mod:`~roofline_grader.exports` (Canvas
+  and Moodle import files).
+
+Grading by hand: :mod:`~roofline_grader.rubric` (each written part's points, model answer and
+rubric), :mod:`~roofline_grader.formgrader` (``make formgrader``) and
+:mod:`~roofline_grader.manual` (the spreadsheet route).
 
 Student-facing code (roofline_lib) never imports this package.
 """

@@ -32,7 +32,7 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
-from .cluster import ClusterError
+from .cluster import ClusterError, ClusterSpec, parse_cluster
 from .config import DEFAULT_CELL_TIMEOUT_S, DEFAULT_NOTEBOOK_TIMEOUT_S
 from .course import Course
 from .exchange import ExchangeUnavailableError, check_exchange
@@ -67,14 +67,11 @@ def _positive(text: str) -> int:
     return value
 
 
-def _cluster(text: str) -> str:
-    from .cluster import parse_cluster
-
+def _cluster(text: str) -> ClusterSpec:
     try:
-        parse_cluster(text, 1)
+        return parse_cluster(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc).removeprefix(f"--cluster {text!r}: ")) from exc
-    return text
 
 
 def parser() -> argparse.ArgumentParser:

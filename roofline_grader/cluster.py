@@ -43,13 +43,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .results import ProblemKind, SubmissionResult
+from .engine import Job, OnResult, grade_isolating_culprits
+from .journal import grader_fingerprint
+from .results import SubmissionResult
 from .worker import Settings, Task
 
 if TYPE_CHECKING:  # pragma: no cover
     from distributed import Client
-
-OnResult = Callable[[SubmissionResult], None]
 
 QUIET_DASK = {
     "DASK_LOGGING__DISTRIBUTED": "error",
@@ -82,23 +82,28 @@ class WorkerRefusedError(RuntimeError):
 
 @dataclass(frozen=True)
 class ClusterSpec:
-    """Where to grade: a LocalCluster of ``workers`` processes, or the scheduler at ``address``."""
+    """Where to grade: a LocalCluster of ``workers`` processes (None: as many as ``--jobs``), or
+    the scheduler at ``address``."""
 
     address: str | None
-    workers: int = 0
+    workers: int | None = None
 
-    @property
-    def words(self) -> str:
-        return self.address or f"a local Dask cluster of {self.workers} worker process(es)"
+    def local_workers(self, jobs: int) -> int:
+        """How many worker processes a LocalCluster of this spec starts, given ``--jobs``."""
+        return self.workers if self.workers is not None else max(1, jobs)
+
+    def words(self, jobs: int) -> str:
+        local = f"a local Dask cluster of {self.local_workers(jobs)} worker process(es)"
+        return self.address or local
 
 
-def parse_cluster(text: str, jobs: int) -> ClusterSpec:
+def parse_cluster(text: str) -> ClusterSpec:
     """``local``, ``local:N`` or ``tcp://HOST:PORT`` as a :class:`ClusterSpec`; ValueError naming
     ``--cluster`` and the allowed forms otherwise."""
     allowed = "allowed: local, local:N (N worker processes) or a scheduler address tcp://HOST:PORT"
     value = text.strip()
     if value == "local":
-        return ClusterSpec(None, max(1, jobs))
+        return ClusterSpec(None)
     if value.startswith("local:"):
         count = value.partition(":")[2]
         if not count.isdigit() or int(count) < 1:
@@ -116,7 +121,7 @@ class Shipment:
     template_db: bytes
     settings: Settings
     grader: str
-    """Fingerprint of the client's roofline_lib and roofline_grader (runner.grader_fingerprint)."""
+    """Fingerprint of the client's roofline_lib and roofline_grader (journal.grader_fingerprint)."""
 
 
 @dataclass(frozen=True)
@@ -209,7 +214,6 @@ def _worker_address() -> str:
 def grade_remote(submission: Submission, shipment: Shipment) -> Graded:
     """Grade one submission on this worker (the function the client submits)."""
     from . import worker
-    from .runner import grader_fingerprint
 
     installed = _install(shipment, grader_fingerprint)
     task = submission.task
@@ -244,11 +248,14 @@ class WorkerTally:
 
 
 @dataclass
-class ClusterSession:
-    """A connected client (and the LocalCluster it started, if any)."""
+class ClusterEngine:
+    """The :class:`~roofline_grader.engine.Engine` of a Dask cluster: a connected client (and
+    the LocalCluster it started, if any). Each worker decides its own sandbox, and refuses to
+    grade without one unless the run says ``--no-sandbox``."""
 
     spec: ClusterSpec
     client: Client
+    jobs: int = 1
     local: Any = None
     sandbox: str = ""
     tallies: dict[str, WorkerTally] = field(default_factory=dict)
@@ -257,14 +264,25 @@ class ClusterSession:
     """Time spent merging results on the client (serial: the limit of a very large cluster)."""
 
     @property
-    def n_workers(self) -> int:
+    def workers(self) -> int:
         return len(self.client.scheduler_info(n_workers=-1).get("workers", {}))
+
+    @property
+    def words(self) -> str:
+        return self.spec.words(self.jobs)
+
+    def check_sandbox(self, sandbox: str) -> None:
+        pass  # each worker decides when the run's shipment reaches it
+
+    def sandbox_note(self) -> str:
+        return self.sandbox or "decided on each worker"
 
     def close(self) -> None:
         with contextlib.suppress(Exception):  # a lost scheduler: nothing to close politely
             self.client.close(timeout=10)
         if self.local is not None:
             self.local.close(timeout=30)
+            self.local = None
 
     @property
     def merged(self) -> int:
@@ -272,7 +290,7 @@ class ClusterSession:
 
     def notes(self) -> list[str]:
         """The cluster, each worker's throughput and the client's merge time, for the report."""
-        lines = [f"Cluster: {self.spec.words}; {len(self.tallies)} worker(s) graded this run."]
+        lines = [f"Cluster: {self.words}; {len(self.tallies)} worker(s) graded this run."]
         for address, tally in sorted(self.tallies.items()):
             each = tally.seconds / tally.notebooks if tally.notebooks else 0.0
             rate = tally.notebooks / self.wall_s * 60 if self.wall_s else 0.0
@@ -290,7 +308,7 @@ class ClusterSession:
     def as_json(self) -> dict[str, Any]:
         """The same, for report.json (seconds)."""
         return {
-            "cluster": self.spec.words,
+            "cluster": self.words,
             "wall_s": round(self.wall_s, 3),
             "merge_s": round(self.merge_s, 3),
             "workers": {
@@ -299,36 +317,31 @@ class ClusterSession:
             },
         }
 
-    def run(
-        self,
-        tasks: Sequence[Task],
-        settings: Settings,
-        template_db: Path,
-        grader: str,
-        on_result: OnResult,
-        stuck_after_s: float,
-    ) -> None:
+    def run(self, tasks: Sequence[Task], job: Job, on_result: OnResult) -> None:
         """Grade ``tasks`` on the cluster, calling ``on_result`` for each result as it arrives."""
         if not tasks:
             return
         started = time.monotonic()
         try:
-            shipment = Shipment(template_db.read_bytes(), settings, grader)
+            shipment = Shipment(job.template_db.read_bytes(), job.settings, job.grader)
             # a task, not scattered data: the scheduler keeps it and runs it again on another
             # worker if every worker that held its result dies (scattered data would be lost)
             shipped = self.client.submit(_shipment, shipment, pure=False)
-            window = max(1, self.n_workers) * IN_FLIGHT_PER_WORKER
-            suspects = self._batch(tasks, window, shipped, settings, on_result, stuck_after_s)
-            for task in suspects:  # alone, one at a time: only the culprit fails again
-                for culprit in self._batch([task], 1, shipped, settings, on_result, stuck_after_s):
-                    on_result(_crashed(culprit, settings))
+
+            def batch(batch_tasks: Sequence[Task], window: int) -> list[Task]:
+                return self._batch(
+                    batch_tasks, window, shipped, job.settings, on_result, job.stuck_after_s
+                )
+
+            window = max(1, self.workers) * IN_FLIGHT_PER_WORKER
+            grade_isolating_culprits(tasks, window, batch, job.settings, on_result)
         finally:
             self.wall_s += time.monotonic() - started
 
     def _lost(self, exc: BaseException | None = None) -> str:
         why = f" ({type(exc).__name__})" if exc is not None else ""
         return (
-            f"lost the Dask scheduler at {self.spec.words}{why}; what was graded is kept: run "
+            f"lost the Dask scheduler at {self.words}{why}; what was graded is kept: run "
             "the same command again to grade the rest"
         )
 
@@ -412,7 +425,7 @@ class ClusterSession:
                     raise ClusterError(self._lost())
             if now > deadline:
                 raise ClusterError(
-                    f"no result from the cluster at {self.spec.words} for {stuck_after_s:.0f} s "
+                    f"no result from the cluster at {self.words} for {stuck_after_s:.0f} s "
                     "(are its workers alive?); what was graded is kept: run the same command "
                     "again to grade the rest"
                 )
@@ -454,21 +467,10 @@ def _wait_one(done: Any, timeout_s: float) -> Any:
     raise TimeoutError
 
 
-def _crashed(task: Task, settings: Settings) -> SubmissionResult:
-    from .worker import failed_result
-
-    return failed_result(
-        task,
-        settings,
-        ProblemKind.GRADER_CRASH,
-        "the Dask worker grading this notebook died every time, even with the notebook graded "
-        "alone; the scheduler gave up after its allowed failures",
-    )
-
-
-def connect(spec: ClusterSpec) -> ClusterSession:
-    """Connect to the cluster (starting a LocalCluster for ``local``); ClusterError naming the
-    address when it cannot be reached within CONNECT_TIMEOUT_S."""
+def connect(spec: ClusterSpec, jobs: int) -> ClusterEngine:
+    """Connect to the cluster (starting a LocalCluster for ``local``, of ``jobs`` workers unless
+    it says how many); ClusterError naming the address when it cannot be reached within
+    CONNECT_TIMEOUT_S."""
     for name, value in QUIET_DASK.items():  # before Dask reads its configuration; inherited by
         os.environ.setdefault(name, value)  # the workers of a LocalCluster
     logging.getLogger("distributed").setLevel(logging.ERROR)
@@ -476,13 +478,13 @@ def connect(spec: ClusterSpec) -> ClusterSession:
 
     if spec.address is None:
         local = LocalCluster(
-            n_workers=spec.workers,
+            n_workers=spec.local_workers(jobs),
             threads_per_worker=1,
             processes=True,
             dashboard_address=None,
             silence_logs=logging.ERROR,
         )
-        return ClusterSession(spec, Client(local), local)
+        return ClusterEngine(spec, Client(local), jobs, local)
     try:
         client = Client(spec.address, timeout=CONNECT_TIMEOUT_S)
     except (OSError, TimeoutError) as exc:
@@ -490,4 +492,4 @@ def connect(spec: ClusterSpec) -> ClusterSession:
             f"cannot reach the Dask scheduler at {spec.address} within {CONNECT_TIMEOUT_S} s "
             f"({type(exc).__name__}); nothing was graded or written"
         ) from exc
-    return ClusterSession(spec, client)
+    return ClusterEngine(spec, client, jobs)

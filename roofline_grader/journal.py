@@ -32,6 +32,24 @@ def grader_key(parts: Iterable[str], packages: Iterable[Path]) -> str:
     return digest.hexdigest()
 
 
+def grader_packages() -> list[Path]:
+    """The folders of this process's roofline_lib and roofline_grader: the hidden checks and the
+    grading code."""
+    import roofline_grader
+    import roofline_lib
+
+    return [
+        Path(roofline_lib.__file__).resolve().parent,
+        Path(roofline_grader.__file__).resolve().parent,
+    ]
+
+
+def grader_fingerprint() -> str:
+    """A hash of this process's roofline_lib and roofline_grader. A cluster's workers must have
+    the client's (roofline_grader.cluster); a run whose grader changed while it ran says so."""
+    return grader_key([], grader_packages())
+
+
 class Journal:
     """Result records in a directory, one JSON file per task key.
 

@@ -1,11 +1,12 @@
-"""Run grading tasks in worker processes, and survive the ones that take a worker down.
+"""The process pool engine: grading tasks in worker processes on this machine, surviving the
+ones that take a worker down.
 
 Workers are forked (spawned where fork is unavailable) from a parent that has already imported
 nbgrader, so they start at once. Each result is handed to ``on_result`` in the parent as soon as it
 arrives. If a worker process dies (killed, out of memory) or a task runs far past its time budget,
-every task that had started (each worker leaves a marker when it begins one) is a suspect: each is
-rerun alone, in a pool of its own; one that fails again alone is the culprit and gets an error
-result, and the others are graded normally. Tasks that had not started go back in the queue.
+the pool is broken: every task that had started (each worker leaves a marker when it begins one)
+is a suspect, and the tasks that had not started go back in the queue, into a new pool. The
+suspects are then graded again alone (:func:`roofline_grader.engine.grade_isolating_culprits`).
 """
 
 from __future__ import annotations
@@ -13,16 +14,55 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
 from . import worker
-from .results import ProblemKind, SubmissionResult
-from .sandbox import die_with_parent
+from .engine import Job, OnResult, grade_isolating_culprits
+from .results import SubmissionResult
+from .sandbox import KernelHome, die_with_parent
 from .worker import Settings, Task
 
-OnResult = Callable[[SubmissionResult], None]
+
+class ProcessPoolEngine:
+    """The :class:`~roofline_grader.engine.Engine` of ``jobs`` worker processes on this machine.
+
+    The sandbox is decided once, here, before anything is graded (and the decision explained in
+    the report); every worker grades with it.
+    """
+
+    def __init__(self, jobs: int) -> None:
+        self.jobs = max(1, jobs)
+        self._sandbox_note = ""
+
+    @property
+    def workers(self) -> int:
+        return self.jobs
+
+    def check_sandbox(self, sandbox: str) -> None:
+        home = KernelHome(sandbox)  # raises SandboxUnavailableError when it must
+        self._sandbox_note = home.summary()
+        home.remove()
+
+    def run(self, tasks: Sequence[Task], job: Job, on_result: OnResult) -> None:
+        def batch(batch_tasks: Sequence[Task], width: int) -> list[Task]:
+            return run_until_broken(batch_tasks, job.settings, width, on_result, job.stuck_after_s)
+
+        grade_isolating_culprits(tasks, self.jobs, batch, job.settings, on_result)
+
+    def sandbox_note(self) -> str:
+        return self._sandbox_note
+
+    def notes(self) -> list[str]:
+        return []
+
+    def as_json(self) -> dict[str, Any] | None:
+        return None
+
+    def close(self) -> None:
+        pass
 
 
 def _context() -> multiprocessing.context.BaseContext:
@@ -42,29 +82,20 @@ def _init_worker(parent: int) -> None:
     Finalize(None, warm.cleanup, exitpriority=10)
 
 
-def run(
+def run_until_broken(
     tasks: Sequence[Task],
     settings: Settings,
     jobs: int,
     on_result: OnResult,
     stuck_after_s: float,
-) -> None:
-    """Grade ``tasks`` with ``jobs`` workers, calling ``on_result`` for each result."""
+) -> list[Task]:
+    """Grade ``tasks`` with ``jobs`` workers, calling ``on_result`` for each result, in new pools
+    for as long as pools break; returns the suspects: the tasks in flight when a pool broke."""
     queue, suspects = list(tasks), []
     while queue:
         queue, in_flight = _run_batch(queue, settings, jobs, on_result, stuck_after_s)
         suspects += in_flight
-    for task in suspects:
-        _, culprits = _run_batch([task], settings, 1, on_result, stuck_after_s)
-        for culprit in culprits:
-            on_result(
-                worker.failed_result(
-                    culprit,
-                    settings,
-                    ProblemKind.GRADER_CRASH,
-                    "the grading process died or hung while grading this notebook, even alone",
-                )
-            )
+    return suspects
 
 
 def _run_batch(

@@ -29,11 +29,12 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .classreport import scores_from_table, summarize, write_html
 from .config import DEFAULT_CELL_TIMEOUT_S, DEFAULT_NOTEBOOK_TIMEOUT_S
 from .course import Course
+from .engine import Engine, Job
 from .exchange import release_feedback, write_zips
 from .exports import write_exports
 from .feedback import write_feedback
@@ -46,21 +47,24 @@ from .gradebook import (
     solutions_fingerprint,
     submission_scores,
 )
-from .intake import discover
-from .journal import Journal, grader_key
+from .intake import Intake, discover
+from .integrity import CellInfo
+from .journal import Journal, grader_fingerprint, grader_key, grader_packages
 from .manual import apply_scores, read_scores, write_sheet
-from .pool import run
+from .pool import ProcessPoolEngine
 from .progress import Progress, Tally
 from .report import Report, grade_parts, grade_table, write_csv
 from .results import SubmissionResult
-from .roster import read_roster
+from .roster import Roster, read_roster
 from .rubric import hand_parts
-from .sandbox import KernelHome, scratch_root, sweep_stale_scratch
+from .sandbox import scratch_root, sweep_stale_scratch
 from .schedule import longest_first, median_seconds
 from .worker import Settings, Task
 
 if TYPE_CHECKING:
-    from .cluster import ClusterSession
+    from nbgrader.api import Gradebook
+
+    from .cluster import ClusterSpec
 
 
 @dataclass(frozen=True)
@@ -85,9 +89,9 @@ class Options:
     """The class roster (roofline_grader.roster): maps LMS downloads to students; None: none."""
     problem: str | None = None
     """Every notebook of the submissions is this problem (an LMS download of one assignment)."""
-    cluster: str | None = None
-    """Grade on a Dask cluster (roofline_grader.cluster): 'local', 'local:N' or 'tcp://HOST:PORT';
-    None: this machine's process pool, and Dask is not imported."""
+    cluster: ClusterSpec | None = None
+    """Grade on a Dask cluster (roofline_grader.cluster.parse_cluster of 'local', 'local:N' or
+    'tcp://HOST:PORT'); None: this machine's process pool, and Dask is not imported."""
 
 
 @dataclass(frozen=True)
@@ -129,47 +133,67 @@ class Workspace:
         return self.root / ".roofline"
 
 
-def _packages() -> list[Path]:
-    import roofline_grader
-    import roofline_lib
-
-    return [
-        Path(roofline_lib.__file__).resolve().parent,
-        Path(roofline_grader.__file__).resolve().parent,
-    ]
-
-
 def _course_files(course: Course) -> list[Path]:
-    return [*_packages(), course.solutions]
+    return [*grader_packages(), course.solutions]
 
 
-def grader_fingerprint() -> str:
-    """A hash of this process's roofline_lib and roofline_grader: the hidden checks and the
-    grading code. A cluster's workers must have the client's (roofline_grader.cluster)."""
-    return grader_key([], _packages())
-
-
-def grade_submissions(course: Course, options: Options) -> Report:
-    """Run the whole pipeline; returns the report (already printed to the workspace).
-
-    With ``options.cluster``, the cluster is reached first: ClusterError (nothing written) when
-    it cannot be, or when it is lost or refuses the work during the run (what was graded stays).
-    """
+def open_engine(options: Options) -> Engine:
+    """The engine ``options`` ask for: the Dask cluster of ``--cluster`` (reached now, so that a
+    cluster that cannot be reached stops the run before anything is written: ClusterError), or
+    this machine's process pool of ``--jobs`` workers."""
     if options.cluster is None:
-        return _grade(course, options, None)
-    from .cluster import connect, parse_cluster
+        return ProcessPoolEngine(options.jobs)
+    from .cluster import connect
 
-    session = connect(parse_cluster(options.cluster, options.jobs))
+    return connect(options.cluster, options.jobs)
+
+
+def grade_submissions(course: Course, options: Options, engine: Engine | None = None) -> Report:
+    """Run the whole pipeline; returns the report (already written to the workspace).
+
+    ``engine`` grades the submissions (:mod:`~roofline_grader.engine`); by default the one
+    :func:`open_engine` opens for ``options``, closed at the end. With a cluster, ClusterError
+    when it is lost or refuses the work during the run (what was graded stays).
+    """
+    if engine is not None:
+        return _grade(course, options, engine)
+    opened = open_engine(options)
     try:
-        return _grade(course, options, session)
+        return _grade(course, options, opened)
     finally:
-        session.close()
+        opened.close()
 
 
-def _grade(course: Course, options: Options, session: ClusterSession | None) -> Report:
-    started = time.monotonic()
-    ws = Workspace(options.out.resolve())
-    ws.state.mkdir(parents=True, exist_ok=True)
+@dataclass(frozen=True)
+class Plan:
+    """What a run will do, decided before anything is graded or written (the run's first stage).
+
+    Attributes:
+        intake: the students, their tasks and the files not graded.
+        roster: the class roster, if one was given.
+        template_db: the template gradebook (one per version of solutions/).
+        index: the release's grade cells per assignment.
+        hand: the parts graded by hand, when a manual sheet is read or written.
+        hand_scores: a filled-in sheet's scores, checked against the intake, or None.
+        journal: the results of earlier runs with this grader and these settings.
+        done: the tasks the journal already has a result for (empty with ``--force``).
+        pending: the tasks to grade now, the longest expected first.
+    """
+
+    intake: Intake
+    roster: Roster | None
+    template_db: Path
+    index: dict[str, list[CellInfo]]
+    hand: dict[str, Any]
+    hand_scores: Any
+    journal: Journal
+    done: dict[str, SubmissionResult]
+    pending: list[Task]
+
+
+def plan_run(course: Course, options: Options, ws: Workspace) -> Plan:
+    """Intake, roster, template, hand scores, journal and order: every check that can stop a run
+    happens here, before anything is graded or written."""
     roster = read_roster(options.roster) if options.roster else None
     intake = discover(
         options.submissions.resolve(),
@@ -178,24 +202,20 @@ def _grade(course: Course, options: Options, session: ClusterSession | None) -> 
         roster=roster,
         problem=options.problem,
     )
-    intake_notes = [f"Input: {intake.layout} layout; {len(intake.unplaced)} file(s) not graded."]
     template_db, release = build_template(course, ws.state / "template")
     index = release_index(release, course.assignments)
     hand = hand_parts(course) if options.manual_sheet or options.manual_scores else {}
-    hand_scores = None  # checked before anything is graded or written
+    hand_scores = None
     if options.manual_scores:
         no_notebook = frozenset((t.student, t.assignment) for t in intake.tasks if not t.notebook)
         hand_scores = read_scores(options.manual_scores, intake.students, hand, no_notebook)
-    hand_notes: list[str] = []
     settings_words = [
         f"cell_timeout={options.cell_timeout_s}",
         f"notebook_timeout={options.notebook_timeout_s}",
         f"sandbox={options.sandbox}",
         solutions_fingerprint(course),
     ]
-    key = grader_key(settings_words, _course_files(course)[:2])
-    journal = Journal(ws.state / "results", key)
-    fresh_master = not ws.gradebook.exists()
+    journal = Journal(ws.state / "results", grader_key(settings_words, _course_files(course)[:2]))
     done: dict[str, SubmissionResult] = {}
     pending: list[Task] = []
     for task in intake.tasks:
@@ -205,121 +225,181 @@ def _grade(course: Course, options: Options, session: ClusterSession | None) -> 
         else:
             done[task.key] = record
     pending = longest_first(pending, median_seconds(journal.timings()), course.assignments)
+    return Plan(intake, roster, template_db, index, hand, hand_scores, journal, done, pending)
 
+
+def _grade(course: Course, options: Options, engine: Engine) -> Report:
+    started = time.monotonic()
+    ws = Workspace(options.out.resolve())
+    ws.state.mkdir(parents=True, exist_ok=True)
+    plan = plan_run(course, options, ws)
+    engine.check_sandbox(options.sandbox)  # before anything is graded
+    fresh_master = not ws.gradebook.exists()
     sweep_stale_scratch()  # what a run killed with SIGKILL left behind
-    if session is None:
-        home = KernelHome(options.sandbox)  # decides (and explains) the sandbox once, up front
-        sandbox_note = home.summary()
-        home.remove()
-    else:  # each worker decides, and refuses to grade without one unless --no-sandbox
-        sandbox_note = "decided on each worker"
     pid = os.getpid()
     scratch = Path(tempfile.mkdtemp(prefix=f"roofline-grade-{pid}-", dir=scratch_root()))
     kernels = Path(tempfile.mkdtemp(prefix=f"roofline-kernels-{pid}-run-", dir=scratch_root()))
     settings = Settings(
-        template_db=str(template_db),
+        template_db=str(plan.template_db),
         scratch=str(scratch),
-        release_index=index,
+        release_index=plan.index,
         cell_timeout_s=options.cell_timeout_s,
         notebook_timeout_s=options.notebook_timeout_s,
         sandbox=options.sandbox,
-        hidden_paths=(str(ws.root), str(intake.root), str(options.submissions.resolve())),
+        hidden_paths=(str(ws.root), str(plan.intake.root), str(options.submissions.resolve())),
         kernel_root=str(kernels),
     )
     before = grader_key([], _course_files(course))
-    gb = open_master(course, ws.gradebook, template_db)
+    gb = open_master(course, ws.gradebook, plan.template_db)
     try:
         if fresh_master:
-            for record in done.values():
+            for record in plan.done.values():
                 merge(gb, record)
-
-        def awaiting(result: SubmissionResult) -> list[str]:
-            return awaiting_by_hand(gb, result.assignment, result.student)
-
-        already = Tally()
-        for record in done.values():
-            already = already.add(record, awaiting(record))
-        progress = Progress(len(intake.tasks), already=already) if options.progress else None
-
-        def on_result(result: SubmissionResult) -> None:
-            _store_files(ws, result)
-            merge(gb, result)
-            journal.put(result)
-            done[result.key] = result
-            shutil.rmtree(scratch / result.key, ignore_errors=True)
-            (scratch / f"{result.key}.started").unlink(missing_ok=True)
-            if progress:
-                progress.advance(result, awaiting(result))
-
-        if progress:
-            progress.start()
-        stuck_after = options.notebook_timeout_s + 120
-        if session is None:
-            run(pending, settings, options.jobs, on_result, stuck_after)
-        else:
-            session.run(
-                pending, settings, template_db, grader_fingerprint(), on_result, stuck_after
-            )
-            sandbox_note = session.sandbox or sandbox_note
+        job = Job(
+            settings, plan.template_db, grader_fingerprint(), options.notebook_timeout_s + 120
+        )
+        done = _execute(plan, engine, job, gb, ws, options.progress)
         tampered = grader_key([], _course_files(course)) != before
-        if options.manual_scores and hand_scores is not None:
-            hand_notes.append(apply_scores(gb, options.manual_scores, hand_scores).words())
-        header, rows = grade_table(gb, intake.students, index)
-        write_csv(ws.grades_csv, header, rows)
-        if roster is not None:
-            graded = list(dict.fromkeys(t.assignment for t in intake.tasks))
-            exported = write_exports(ws.root, roster, header, rows, index, graded)
-            intake_notes.append(f"For the LMS: {exported.canvas}, {exported.moodle}")
-        pages = write_feedback(ws.feedback, gb, intake.students, index, done)
-        if options.manual_sheet:
-            sheet = write_sheet(options.manual_sheet, gb, intake.students, hand, ws.autograded)
-            hand_notes.append(sheet.words())
-        zips = write_zips(pages, ws.feedback_zips)
-        released = release_feedback(pages, options.exchange) if options.exchange else None
-        tally = Tally()
-        points: dict[tuple[str, str], float] = {}
-        for task in intake.tasks:
-            tally = tally.add(done[task.key], awaiting(done[task.key]))
-            scores = submission_scores(gb, task.assignment, task.student).values()
-            points[(task.student, task.assignment)] = sum(g.get("score") or 0.0 for g in scores)
-        if progress:
-            progress.finish(tally)
+        outputs = _write_outputs(plan, options, ws, gb, done)
     finally:
         gb.close()
         shutil.rmtree(scratch, ignore_errors=True)
         shutil.rmtree(kernels, ignore_errors=True)
         sweep_stale_scratch()  # the cgroups of workers that were killed
-    class_summary = summarize(  # what the class got wrong: report.html
-        [done[t.key] for t in intake.tasks],
-        intake.students,
-        grade_parts(index),
-        scores_from_table(header, rows),
+    return _write_report(plan, options, ws, engine, done, outputs, tampered, started)
+
+
+def _execute(
+    plan: Plan, engine: Engine, job: Job, gb: Gradebook, ws: Workspace, show_progress: bool
+) -> dict[str, SubmissionResult]:
+    """Grade the plan's pending tasks on ``engine``, merging each result into the gradebook, the
+    workspace's folders and the journal as it arrives (the run's second stage); every task's
+    result, the earlier runs' included."""
+    done = dict(plan.done)
+    scratch = Path(job.settings.scratch)
+
+    def awaiting(result: SubmissionResult) -> list[str]:
+        return awaiting_by_hand(gb, result.assignment, result.student)
+
+    already = Tally()
+    for record in done.values():
+        already = already.add(record, awaiting(record))
+    progress = Progress(len(plan.intake.tasks), already=already) if show_progress else None
+
+    def on_result(result: SubmissionResult) -> None:
+        _store_files(ws, result)
+        merge(gb, result)
+        plan.journal.put(result)
+        done[result.key] = result
+        shutil.rmtree(scratch / result.key, ignore_errors=True)
+        (scratch / f"{result.key}.started").unlink(missing_ok=True)
+        if progress:
+            progress.advance(result, awaiting(result))
+
+    if progress:
+        progress.start()
+    engine.run(plan.pending, job, on_result)
+    if progress:
+        tally = Tally()
+        for task in plan.intake.tasks:
+            tally = tally.add(done[task.key], awaiting(done[task.key]))
+        progress.finish(tally)
+    return done
+
+
+@dataclass(frozen=True)
+class Outputs:
+    """What the run's third stage wrote, for the report."""
+
+    header: list[str]
+    rows: list[list[Any]]
+    pages: Any
+    zips: list[Path]
+    released: Any
+    tally: Tally
+    points: dict[tuple[str, str], float]
+    hand_notes: list[str]
+    intake_notes: list[str]
+
+
+def _write_outputs(
+    plan: Plan, options: Options, ws: Workspace, gb: Gradebook, done: dict[str, SubmissionResult]
+) -> Outputs:
+    """Hand scores, grades.csv, the LMS files, feedback pages and zips, the exchange, the manual
+    sheet (the run's third stage, after every result is merged)."""
+    intake = plan.intake
+    intake_notes = [f"Input: {intake.layout} layout; {len(intake.unplaced)} file(s) not graded."]
+    hand_notes: list[str] = []
+    if options.manual_scores and plan.hand_scores is not None:
+        hand_notes.append(apply_scores(gb, options.manual_scores, plan.hand_scores).words())
+    header, rows = grade_table(gb, intake.students, plan.index)
+    write_csv(ws.grades_csv, header, rows)
+    if plan.roster is not None:
+        graded = list(dict.fromkeys(t.assignment for t in intake.tasks))
+        exported = write_exports(ws.root, plan.roster, header, rows, plan.index, graded)
+        intake_notes.append(f"For the LMS: {exported.canvas}, {exported.moodle}")
+    pages = write_feedback(ws.feedback, gb, intake.students, plan.index, done)
+    if options.manual_sheet:
+        sheet = write_sheet(options.manual_sheet, gb, intake.students, plan.hand, ws.autograded)
+        hand_notes.append(sheet.words())
+    zips = write_zips(pages, ws.feedback_zips)
+    released = release_feedback(pages, options.exchange) if options.exchange else None
+    tally = Tally()
+    points: dict[tuple[str, str], float] = {}
+    for task in intake.tasks:
+        tally = tally.add(done[task.key], awaiting_by_hand(gb, task.assignment, task.student))
+        scores = submission_scores(gb, task.assignment, task.student).values()
+        points[(task.student, task.assignment)] = sum(g.get("score") or 0.0 for g in scores)
+    return Outputs(
+        header, rows, pages, list(zips), released, tally, points, hand_notes, intake_notes
     )
-    write_html(ws.root / "report.html", class_summary, dict(pages.course_pages))
+
+
+def _write_report(
+    plan: Plan,
+    options: Options,
+    ws: Workspace,
+    engine: Engine,
+    done: dict[str, SubmissionResult],
+    outputs: Outputs,
+    tampered: bool,
+    started: float,
+) -> Report:
+    """report.html (what the class got wrong), report.txt and report.json."""
+    intake = plan.intake
+    results = [done[t.key] for t in intake.tasks]
+    class_summary = summarize(
+        results,
+        intake.students,
+        grade_parts(plan.index),
+        scores_from_table(outputs.header, outputs.rows),
+    )
+    write_html(ws.root / "report.html", class_summary, dict(outputs.pages.course_pages))
+    released = outputs.released
     report = Report(
         workspace=ws.root,
         students=intake.students,
-        results=[done[t.key] for t in intake.tasks],
-        graded_now=len(pending),
+        results=results,
+        graded_now=len(plan.pending),
         seconds=time.monotonic() - started,
-        jobs=session.n_workers if session else options.jobs,
-        sandbox=sandbox_note,
-        cluster_notes=session.notes() if session else [],
-        cluster=session.as_json() if session else None,
-        feedback_pages=len(pages.course_pages),
+        jobs=engine.workers,
+        sandbox=engine.sandbox_note(),
+        cluster_notes=engine.notes(),
+        cluster=engine.as_json(),
+        feedback_pages=len(outputs.pages.course_pages),
         feedback_notes=[
             f"  per student: index.html (the whole course) and <problem>/<problem>.html (one "
-            f"problem: {len(pages.problem_pages)} in all)",
-            f"  for an LMS, a zip per student: {ws.feedback_zips} ({len(zips)})",
+            f"problem: {len(outputs.pages.problem_pages)} in all)",
+            f"  for an LMS, a zip per student: {ws.feedback_zips} ({len(outputs.zips)})",
             *(released.lines() if released else []),
         ],
         feedback_release=released.as_json() if released else None,
-        tally=tally,
-        points=points,
+        tally=outputs.tally,
+        points=outputs.points,
         tampered=tampered,
         class_summary=class_summary,
-        hand_notes=hand_notes,
-        intake_notes=intake_notes,
+        hand_notes=outputs.hand_notes,
+        intake_notes=outputs.intake_notes,
         unplaced=intake.unplaced,
     )
     ws.report_txt.write_text(report.text(), encoding="utf-8")

@@ -132,3 +132,78 @@ def test_a_book_page_is_read_by_its_code_cells():
     code = python_of(page, ".md")
     assert code == "import tests"
     assert imported(ast.parse(code), ()) == [(1, "tests")]
+
+
+GRADER = ROOT / "roofline_grader"
+
+
+def _grader_modules() -> list[str]:
+    """The grader's modules and subpackages, by their name under roofline_grader."""
+    names = [p.stem for p in GRADER.glob("*.py") if p.stem != "__init__"]
+    return sorted(names + [p.name for p in GRADER.iterdir() if (p / "__init__.py").is_file()])
+
+
+def test_the_graders_map_names_every_module() -> None:
+    # a newcomer finds a module's room in roofline_grader/__init__.py and in CONTRIBUTING.md
+    import roofline_grader
+
+    docstring = roofline_grader.__doc__ or ""
+    contributing = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    section = contributing.split("## The grader's parts", 1)[1]
+    for name in _grader_modules():
+        assert f"roofline_grader.{name}`" in docstring, f"{name} is not in the package docstring"
+        assert f"`{name}`" in section, f"{name} is not in CONTRIBUTING's map of the grader"
+
+
+def _grader_imports(path: Path) -> set[str]:
+    """The grader modules ``path`` imports (at any depth, TYPE_CHECKING blocks excepted)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            skip |= {id(n) for child in node.body for n in ast.walk(child)}
+    package = path.relative_to(ROOT).with_suffix("").parts[:-1]
+    found = set()
+    for node in ast.walk(tree):
+        if id(node) in skip or not isinstance(node, ast.ImportFrom):
+            continue
+        if node.level:
+            base = list(package[: len(package) - node.level + 1])
+            parts = [*base, *(node.module or "").split(".")] if node.module else base
+            names = [[*parts, alias.name] for alias in node.names] if not node.module else [parts]
+        elif (node.module or "").startswith("roofline_grader."):
+            names = [node.module.split(".")]  # type: ignore[union-attr]
+        else:
+            continue
+        for dotted in names:
+            if len(dotted) > 1 and dotted[0] == "roofline_grader":
+                found.add(dotted[1])
+    return found - {"__init__"}
+
+
+def test_the_grader_has_no_import_cycle() -> None:
+    # between its top-level modules and subpackages, function-level imports included
+    modules = set(_grader_modules())
+    graph = {name: set() for name in modules}
+    for path in GRADER.rglob("*.py"):
+        owner = path.relative_to(GRADER).parts[0].removesuffix(".py")
+        if owner in graph:
+            graph[owner] |= (_grader_imports(path) & modules) - {owner}
+    state: dict[str, int] = {}
+    cycle: list[str] = []
+
+    def visit(node: str, trail: list[str]) -> bool:
+        state[node] = 1
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                cycle.extend([*trail[trail.index(nxt) :], nxt] if nxt in trail else [node, nxt])
+                return True
+            if nxt not in state and visit(nxt, [*trail, nxt]):
+                return True
+        state[node] = 2
+        return False
+
+    for start in sorted(graph):
+        if start not in state and visit(start, [start]):
+            break
+    assert not cycle, "an import cycle in roofline_grader: " + " -> ".join(cycle)

@@ -78,7 +78,7 @@ def startup_s(jobs: int) -> float:
     from roofline_grader.cluster import connect, parse_cluster
 
     started = time.perf_counter()
-    connect(parse_cluster(f"local:{jobs}", jobs)).close()
+    connect(parse_cluster(f"local:{jobs}"), jobs).close()
     return time.perf_counter() - started
 
 

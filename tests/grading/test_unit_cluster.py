@@ -15,7 +15,7 @@ from .grading_cases import ROOT
 @pytest.mark.parametrize(
     "text, spec",
     [
-        ("local", ClusterSpec(None, 3)),
+        ("local", ClusterSpec(None)),
         ("local:1", ClusterSpec(None, 1)),
         (" local:16 ", ClusterSpec(None, 16)),
         ("tcp://127.0.0.1:8786", ClusterSpec("tcp://127.0.0.1:8786")),
@@ -24,7 +24,14 @@ from .grading_cases import ROOT
     ],
 )
 def test_the_forms_of_cluster(text: str, spec: ClusterSpec) -> None:
-    assert parse_cluster(text, jobs=3) == spec
+    assert parse_cluster(text) == spec
+
+
+def test_a_local_cluster_has_as_many_workers_as_jobs_unless_it_says() -> None:
+    assert parse_cluster("local").local_workers(jobs=3) == 3
+    assert parse_cluster("local:2").local_workers(jobs=3) == 2
+    assert parse_cluster("local").words(jobs=4) == "a local Dask cluster of 4 worker process(es)"
+    assert parse_cluster("tcp://h:1").words(jobs=4) == "tcp://h:1"
 
 
 @pytest.mark.parametrize(
@@ -32,7 +39,7 @@ def test_the_forms_of_cluster(text: str, spec: ClusterSpec) -> None:
 )
 def test_anything_else_names_the_option_and_the_allowed_forms(text: str) -> None:
     with pytest.raises(ValueError, match=r"--cluster .*allowed: local, local:N .*tcp://HOST:PORT"):
-        parse_cluster(text, jobs=2)
+        parse_cluster(text)
 
 
 def test_without_cluster_dask_is_not_imported() -> None:

@@ -1,0 +1,138 @@
+"""An engine that grades without kernels, for testing a grading run's logic in milliseconds.
+
+:class:`FakeEngine` is a real :class:`~roofline_grader.engine.Engine`: a run hands it the tasks
+and it calls ``on_result`` for each, through the same culprit isolation the process pool and the
+Dask cluster use (:func:`~roofline_grader.engine.grade_isolating_culprits`). What it "grades" is
+decided by the test: a student's fraction of each part's points, which tasks take their worker
+down (every time, or only when graded beside others), and after how many results the run is
+interrupted (as Ctrl-C or SIGTERM would).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from roofline_grader.engine import Job, OnResult, grade_isolating_culprits
+from roofline_grader.results import (
+    PartResult,
+    ProblemKind,
+    Status,
+    SubmissionProblem,
+    SubmissionResult,
+)
+from roofline_grader.worker import Settings, Task
+
+
+def _missing(task: Task) -> SubmissionProblem:
+    """What the real worker says of a task without a notebook."""
+    return SubmissionProblem(
+        ProblemKind.MISSING_NOTEBOOK, f"no notebook was submitted for {task.assignment}"
+    )
+
+
+def fake_result(task: Task, settings: Settings, fraction: float) -> SubmissionResult:
+    """``task`` graded as nbgrader would score a notebook earning ``fraction`` of every automatic
+    part (a written part awaits grading by hand: no automatic score); no notebook: all zero."""
+    if task.notebook is None:
+        fraction = 0.0
+    parts = []
+    for cell in settings.release_index[task.assignment]:
+        if not cell["grade"]:
+            continue
+        points = float(cell["points"] or 0)
+        written = cell["solution"] and cell["cell_type"] == "markdown"
+        auto = None if written and task.notebook else round(points * fraction, 6)
+        parts.append(PartResult(cell["grade_id"], auto, points))
+    return SubmissionResult(
+        key=task.key,
+        student=task.student,
+        assignment=task.assignment,
+        fingerprint=task.fingerprint,
+        status=Status.GRADED if task.notebook else Status.MISSING,
+        timestamp=task.timestamp,
+        secret=task.secret,
+        notebook=task.notebook,
+        problems=task.problems if task.notebook else (*task.problems, _missing(task)),
+        parts=tuple(parts),
+        seconds=0.01,
+    )
+
+
+@dataclass
+class FakeEngine:
+    """Grades by the test's rules (see the module docstring).
+
+    Attributes:
+        fractions: a student's fraction of the points (default ``default``).
+        crashes: (student, assignment) of the tasks whose grading takes the worker down every
+            time.
+        crashes_in_company: the same, for tasks that take it down only beside other tasks.
+        interrupt_after: raise KeyboardInterrupt once this many results have been reported.
+        width: how many tasks it grades at once.
+        graded: the (student, assignment) of every task it was asked to grade, in order (a task
+            graded again appears again).
+    """
+
+    fractions: dict[str, float] = field(default_factory=dict)
+    default: float = 1.0
+    crashes: frozenset[tuple[str, str]] = frozenset()
+    crashes_in_company: frozenset[tuple[str, str]] = frozenset()
+    interrupt_after: int | None = None
+    width: int = 2
+    graded: list[tuple[str, str]] = field(default_factory=list)
+    reported: int = 0
+    closed: bool = False
+    sandbox_checked: str | None = None
+
+    @property
+    def workers(self) -> int:
+        return self.width
+
+    def check_sandbox(self, sandbox: str) -> None:
+        self.sandbox_checked = sandbox
+
+    def run(self, tasks: Sequence[Task], job: Job, on_result: OnResult) -> None:
+        def report(result: SubmissionResult) -> None:
+            if self.interrupt_after is not None and self.reported >= self.interrupt_after:
+                raise KeyboardInterrupt
+            self.reported += 1
+            on_result(result)
+
+        def batch(batch_tasks: Sequence[Task], width: int) -> list[Task]:
+            suspects = []
+            for start in range(0, len(batch_tasks), width):
+                group = batch_tasks[start : start + width]
+                pairs = [(t.student, t.assignment) for t in group]
+                self.graded += pairs
+                alone = len(group) == 1
+                dead = [
+                    pair
+                    for pair in pairs
+                    if pair in self.crashes or (pair in self.crashes_in_company and not alone)
+                ]
+                if dead:  # the worker died: everything in flight is a suspect
+                    suspects += group
+                    continue
+                for task in group:
+                    report(
+                        fake_result(
+                            task, job.settings, self.fractions.get(task.student, self.default)
+                        )
+                    )
+            return suspects
+
+        grade_isolating_culprits(tasks, self.width, batch, job.settings, report)
+
+    def sandbox_note(self) -> str:
+        return "fake engine: no kernel ran"
+
+    def notes(self) -> list[str]:
+        return ["Engine: fake (tests)"]
+
+    def as_json(self) -> dict[str, Any] | None:
+        return None
+
+    def close(self) -> None:
+        self.closed = True
