@@ -13,8 +13,9 @@ every worker) and bubblewrap; they need no file of the instructor's:
 * each worker returns a :class:`Graded`: the typed result that the process pool returns
   (:class:`~roofline_grader.results.SubmissionResult`) and the autograded notebook's bytes.
 
-The client merges results into the master gradebook one at a time, with the journal, exactly as
-with the process pool, so resume, rerun and ``--force`` behave the same.
+The client merges results into the master gradebook in batches, one transaction each, then
+records them in the journal, exactly as with the process pool (:func:`roofline_grader.runner`'s
+second stage), so resume, rerun and ``--force`` behave the same.
 
 A worker refuses work, loudly, when it cannot sandbox (``--no-sandbox`` not given) or when its
 ``roofline_lib``/``roofline_grader`` differ from the client's (the hidden checks would differ):
@@ -261,7 +262,8 @@ class ClusterEngine:
     tallies: dict[str, WorkerTally] = field(default_factory=dict)
     wall_s: float = 0.0
     merge_s: float = 0.0
-    """Time spent merging results on the client (serial: the limit of a very large cluster)."""
+    """Time spent on results on the client: storing, merging and journaling them (serial: the
+    limit of a very large cluster)."""
 
     @property
     def workers(self) -> int:
@@ -301,7 +303,7 @@ class ClusterEngine:
         if self.merged:
             lines.append(
                 f"  merging into the gradebook here: {self.merge_s / self.merged * 1000:.0f} ms "
-                "a notebook (one at a time, whatever the number of workers)"
+                "a notebook (in batches, one transaction each, whatever the number of workers)"
             )
         return lines
 

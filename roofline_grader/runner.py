@@ -7,8 +7,9 @@
    (:mod:`~roofline_grader.pool`, :mod:`~roofline_grader.worker`), the longest expected first
    (:mod:`~roofline_grader.schedule`); with ``--cluster``, on the workers of a Dask cluster
    instead (:mod:`~roofline_grader.cluster`), reached before anything is written.
-5. Merge each result as it arrives, serially, into the workspace: the master gradebook, nbgrader's
-   ``submitted/`` and ``autograded/`` folders, and the journal.
+5. Store each result's notebooks as it arrives in nbgrader's ``submitted/`` and ``autograded/``
+   folders, and merge the results into the master gradebook in batches, one transaction each,
+   then into the journal (so that a killed run, rerun, loses nothing and grades nothing twice).
 6. Write ``grades.csv``, the feedback pages (:mod:`~roofline_grader.feedback`) and a zip of them
    per student, release them to nbgrader's exchange if asked (:mod:`~roofline_grader.exchange`),
    and write the report of problems.
@@ -41,7 +42,7 @@ from .feedback import write_feedback
 from .gradebook import (
     awaiting_by_hand,
     build_template,
-    merge,
+    merge_all,
     open_master,
     release_index,
     solutions_fingerprint,
@@ -252,9 +253,8 @@ def _grade(course: Course, options: Options, engine: Engine) -> Report:
     before = grader_key([], _course_files(course))
     gb = open_master(course, ws.gradebook, plan.template_db)
     try:
-        if fresh_master:
-            for record in plan.done.values():
-                merge(gb, record)
+        if fresh_master:  # a deleted gradebook: the journal's results go back in
+            merge_all(gb, list(plan.done.values()))
         job = Job(
             settings, plan.template_db, grader_fingerprint(), options.notebook_timeout_s + 120
         )
@@ -269,14 +269,28 @@ def _grade(course: Course, options: Options, engine: Engine) -> Report:
     return _write_report(plan, options, ws, engine, done, outputs, tampered, started)
 
 
+MERGE_BATCH = 64
+"""Results merged into the gradebook in one transaction, at most."""
+MERGE_AFTER_S = 2.0
+"""A result waits at most this long (until the next one arrives) before its batch is merged."""
+
+
 def _execute(
     plan: Plan, engine: Engine, job: Job, gb: Gradebook, ws: Workspace, show_progress: bool
 ) -> dict[str, SubmissionResult]:
-    """Grade the plan's pending tasks on ``engine``, merging each result into the gradebook, the
-    workspace's folders and the journal as it arrives (the run's second stage); every task's
-    result, the earlier runs' included."""
+    """Grade the plan's pending tasks on ``engine`` (the run's second stage); every task's result,
+    the earlier runs' included.
+
+    Each result's notebooks go into the workspace's folders as it arrives; results are merged
+    into the gradebook in batches (:data:`MERGE_BATCH`, or what arrived within
+    :data:`MERGE_AFTER_S`), one transaction each, and only then written to the journal. So a run
+    killed at any point (even SIGKILL) has journaled only merged results: a rerun grades again
+    exactly those whose merge was lost, and merging one again changes nothing.
+    """
     done = dict(plan.done)
     scratch = Path(job.settings.scratch)
+    unmerged: list[SubmissionResult] = []
+    oldest = 0.0
 
     def awaiting(result: SubmissionResult) -> list[str]:
         return awaiting_by_hand(gb, result.assignment, result.student)
@@ -286,19 +300,34 @@ def _execute(
         already = already.add(record, awaiting(record))
     progress = Progress(len(plan.intake.tasks), already=already) if show_progress else None
 
+    def merge_unmerged() -> None:
+        if not unmerged:
+            return
+        merge_all(gb, unmerged)
+        for result in unmerged:
+            plan.journal.put(result)
+            if progress:
+                progress.advance(result, awaiting(result))
+        unmerged.clear()
+
     def on_result(result: SubmissionResult) -> None:
+        nonlocal oldest
         _store_files(ws, result)
-        merge(gb, result)
-        plan.journal.put(result)
         done[result.key] = result
         shutil.rmtree(scratch / result.key, ignore_errors=True)
         (scratch / f"{result.key}.started").unlink(missing_ok=True)
-        if progress:
-            progress.advance(result, awaiting(result))
+        if not unmerged:
+            oldest = time.monotonic()
+        unmerged.append(result)
+        if len(unmerged) >= MERGE_BATCH or time.monotonic() - oldest >= MERGE_AFTER_S:
+            merge_unmerged()
 
     if progress:
         progress.start()
-    engine.run(plan.pending, job, on_result)
+    try:
+        engine.run(plan.pending, job, on_result)
+    finally:  # what arrived before an interruption (Ctrl-C, a lost cluster) is kept
+        merge_unmerged()
     if progress:
         tally = Tally()
         for task in plan.intake.tasks:

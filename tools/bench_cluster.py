@@ -13,8 +13,9 @@ machine), the grades' agreement, and the measured costs that a larger cluster sc
 
 * c, worker-seconds a submission: the pool's wall time × N / submissions (student × problem);
 * t_start, the cluster's start-up: connecting a LocalCluster of N workers and closing it, alone;
-* m, the client's serial merge time a submission (report.json's ``cluster.merge_s``): results
-  are merged into the gradebook one at a time, however many workers grade.
+* m, the client's serial time a submission (report.json's ``cluster.merge_s``): storing each
+  result's notebooks, merging results into the gradebook in batches (one transaction each) and
+  journaling them, however many workers grade.
 
 Capacity model, for n = 10,000 students × 9 problems on W worker machines of this machine's size
 (N worker processes each)::
@@ -142,7 +143,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"    {address}: {worker['notebooks']} notebooks, {worker['seconds']:.0f} s grading")
     print(f"  c, worker-seconds a submission:      {c:.3f} s")
     print(f"  t_start, a LocalCluster's start-up:  {start_s:.1f} s")
-    print(f"  m, the client's merge a submission:  {m * 1000:.1f} ms (serial)")
+    print(f"  m, the client's merge a submission:  {m * 1000:.1f} ms (serial, batched)")
     total = MOOC_STUDENTS * MOOC_PROBLEMS
     print(
         f"capacity model, {MOOC_STUDENTS:,} students × {MOOC_PROBLEMS} problems = {total:,} "

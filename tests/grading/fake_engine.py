@@ -10,8 +10,10 @@ interrupted (as Ctrl-C or SIGTERM would).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from roofline_grader.engine import Job, OnResult, grade_isolating_culprits
@@ -71,6 +73,9 @@ class FakeEngine:
         crashes_in_company: the same, for tasks that take it down only beside other tasks.
         interrupt_after: raise KeyboardInterrupt once this many results have been reported.
         width: how many tasks it grades at once.
+        seconds_each: how long each result takes (real seconds), to spread a run out in time.
+        log: a file to append "student assignment time" to for every task it grades (another
+            process can read what a run killed outright had graded, and when).
         graded: the (student, assignment) of every task it was asked to grade, in order (a task
             graded again appears again).
     """
@@ -81,6 +86,8 @@ class FakeEngine:
     crashes_in_company: frozenset[tuple[str, str]] = frozenset()
     interrupt_after: int | None = None
     width: int = 2
+    seconds_each: float = 0.0
+    log: Path | None = None
     graded: list[tuple[str, str]] = field(default_factory=list)
     reported: int = 0
     closed: bool = False
@@ -97,6 +104,8 @@ class FakeEngine:
         def report(result: SubmissionResult) -> None:
             if self.interrupt_after is not None and self.reported >= self.interrupt_after:
                 raise KeyboardInterrupt
+            if self.seconds_each:
+                time.sleep(self.seconds_each)
             self.reported += 1
             on_result(result)
 
@@ -106,6 +115,9 @@ class FakeEngine:
                 group = batch_tasks[start : start + width]
                 pairs = [(t.student, t.assignment) for t in group]
                 self.graded += pairs
+                if self.log is not None:
+                    with self.log.open("a") as out:
+                        out.writelines(f"{s} {a} {time.time()}\n" for s, a in pairs)
                 alone = len(group) == 1
                 dead = [
                     pair

@@ -13,8 +13,14 @@ from __future__ import annotations
 
 import csv
 import json
+import random
 import shutil
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +32,7 @@ from roofline_grader.gradebook import build_template
 from roofline_grader.results import ProblemKind, Status
 from roofline_grader.runner import Options, grade_submissions
 from roofline_grader.worker import Settings, Task
+from tests.conftest import ROOT
 
 from .fake_engine import FakeEngine
 from .grading_cases import Case, release_notebook
@@ -198,3 +205,77 @@ def test_every_task_gets_exactly_one_result_and_only_culprits_fail(
     )
     assert sorted(key for key, _ in results) == sorted(t.key for t in tasks)
     assert {key for key, status in results if status == Status.ERROR} == dead
+
+
+KILLED_RUN = """
+import sys, warnings
+from pathlib import Path
+
+warnings.filterwarnings("ignore")
+import roofline_grader.runner as runner
+from roofline_grader.course import Course
+from tests.grading.fake_engine import FakeEngine
+
+root, submissions, workspace, log = map(Path, sys.argv[1:5])
+runner.MERGE_BATCH = 4  # several batches in a run of 27 results
+engine = FakeEngine(fractions={"bob": 0.5}, seconds_each=0.05, log=log)
+runner.grade_submissions(Course(root), runner.Options(submissions, workspace, progress=False), engine)
+"""
+
+
+def _graded_pairs(log: Path) -> set[tuple[str, str]]:
+    if not log.is_file():
+        return set()
+    lines = log.read_text().splitlines()
+    return {(line.split()[0], line.split()[1]) for line in lines if line}
+
+
+def _journaled(workspace: Path) -> set[tuple[str, str]]:
+    folder = workspace / ".roofline" / "results"
+    records = [json.loads(p.read_text()) for p in folder.glob("*.json")] if folder.is_dir() else []
+    return {(r["student"], r["assignment"]) for r in records}
+
+
+@pytest.mark.slow
+def test_a_run_killed_at_any_point_then_run_again_loses_nothing_and_grades_nothing_twice(
+    course: Course, submissions: Path, template: Path, tmp_path: Path
+) -> None:
+    def start(workspace: Path, log: Path) -> subprocess.Popen[bytes]:
+        seeded = workspace / ".roofline" / "template"
+        if not seeded.exists():
+            shutil.copytree(template, seeded)
+        args = [str(ROOT), str(submissions), str(workspace), str(log)]
+        return subprocess.Popen([sys.executable, "-c", KILLED_RUN, *args], cwd=ROOT)
+
+    reference, reference_log = tmp_path / "reference", tmp_path / "reference.log"
+    started = time.time()
+    assert start(reference, reference_log).wait(300) == 0
+    # kill while results arrive and are merged, from just before the first one until just after
+    # the last (the log's times), and a little into writing the outputs
+    stamps = [float(line.split()[2]) - started for line in reference_log.read_text().splitlines()]
+    window = (max(0.1, min(stamps) - 0.5), max(stamps) + 1.0)
+    everything = {(s, a) for s in STUDENTS for a in course.assignments}
+
+    def chain(number: int) -> int:
+        """One workspace: 5 runs killed at random points, then one that finishes."""
+        rng = random.Random(number)
+        workspace, log = tmp_path / f"killed-{number}", tmp_path / f"killed-{number}.log"
+        for kill in range(5):
+            merged = _journaled(workspace)
+            log.unlink(missing_ok=True)
+            run = start(workspace, log)
+            time.sleep(rng.uniform(*window))
+            run.send_signal(signal.SIGKILL)
+            run.wait(60)
+            again = _graded_pairs(log) & merged
+            assert not again, f"chain {number}, kill {kill}: merged, graded again: {again}"
+        merged = _journaled(workspace)
+        log.unlink(missing_ok=True)
+        assert start(workspace, log).wait(300) == 0
+        assert not _graded_pairs(log) & merged
+        assert _journaled(workspace) == everything
+        assert _grades(workspace) == _grades(reference), f"chain {number}: grades differ"
+        return 5
+
+    with ThreadPoolExecutor(max_workers=2) as pool:  # two chains at a time
+        assert sum(pool.map(chain, range(4))) == 20
