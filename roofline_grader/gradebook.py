@@ -10,6 +10,7 @@ part is then flagged for review).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import shutil
 from collections.abc import Iterator, Sequence
@@ -18,13 +19,17 @@ from pathlib import Path
 from typing import Any
 
 from nbgrader.api import (
+    Assignment,
     BaseCell,
     Comment,
     Grade,
     Gradebook,
     MissingEntry,
+    Student,
+    SubmittedAssignment,
     SubmittedNotebook,
 )
+from nbgrader.utils import parse_utc
 
 from .config import COURSE_ID
 from .course import Course
@@ -134,10 +139,71 @@ def one_transaction(gb: Gradebook) -> Iterator[None]:
 
 
 def merge_all(gb: Gradebook, results: Sequence[SubmissionResult]) -> None:
-    """:func:`merge` each of ``results``, in one transaction (all of them or none)."""
+    """:func:`merge` each of ``results``, in one transaction (all of them or none).
+
+    A submission new to the gradebook is created whole with its scores (:func:`_create_all`:
+    the rows nbgrader's ``add_submission`` creates, its grades and comments filled in at once,
+    added together), which is most of a merge's cost when a class is graded for the first
+    time; one the gradebook already has is updated by :func:`merge`. Either way the gradebook
+    ends as merging each result in turn leaves it (tests/grading/test_unit_merge.py)."""
     with one_transaction(gb):
+        existing = _existing_submissions(gb, results)
+        new = [r for r in results if (r.assignment, r.student) not in existing]
+        _create_all(gb, new)
         for result in results:
-            merge(gb, result)
+            if (result.assignment, result.student) in existing:
+                merge(gb, result)
+
+
+def _existing_submissions(
+    gb: Gradebook, results: Sequence[SubmissionResult]
+) -> set[tuple[str, str]]:
+    """(assignment, student) of those of ``results`` whose submission the gradebook has."""
+    students = {r.student for r in results}
+    rows = (
+        gb.db.query(Assignment.name, SubmittedAssignment.student_id)
+        .join(Assignment, Assignment.id == SubmittedAssignment.assignment_id)
+        .filter(SubmittedAssignment.student_id.in_(students))
+    )
+    return {(name, student) for name, student in rows}
+
+
+def _create_all(gb: Gradebook, results: Sequence[SubmissionResult]) -> None:
+    """Create the submissions of ``results`` (none of which the gradebook has), with their
+    students where new, every notebook's grades and comments scored as :func:`merge` scores
+    them; one flush for all."""
+    if not results:
+        return
+    known = {
+        sid
+        for (sid,) in gb.db.query(Student.id).filter(Student.id.in_({r.student for r in results}))
+    }
+    assignments = {a.name: a for a in gb.db.query(Assignment)}
+    objects: list[Any] = []
+    for student in dict.fromkeys(r.student for r in results):
+        if student not in known:
+            objects.append(Student(id=student))
+    for result in results:
+        assignment = assignments.get(result.assignment)
+        if assignment is None:
+            raise MissingEntry(f"No such assignment: {result.assignment}")
+        submission = SubmittedAssignment(assignment_id=assignment.id, student_id=result.student)
+        if result.timestamp:
+            with contextlib.suppress(ValueError):  # an unparsable timestamp.txt: no time
+                submission.timestamp = parse_utc(result.timestamp)
+        objects.append(submission)
+        for notebook in assignment.notebooks:
+            nb = SubmittedNotebook(notebook=notebook, assignment=submission)
+            for cell in [*notebook.grade_cells, *notebook.task_cells]:
+                part = result.part(cell.name)
+                auto = 0.0 if part is None else part.auto_score
+                Grade(
+                    cell_id=cell.id, notebook=nb, auto_score=auto, needs_manual_grade=auto is None
+                )
+            for cell in [*notebook.solution_cells, *notebook.task_cells]:
+                Comment(cell_id=cell.id, notebook=nb, auto_comment=result.comments.get(cell.name))
+    gb.db.add_all(objects)
+    gb.db.flush()
 
 
 def merge(gb: Gradebook, result: SubmissionResult) -> None:

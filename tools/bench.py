@@ -5,6 +5,8 @@
   mistakes planted (tools/bench_class.py)
 * the Dask cluster against the process pool on one machine, and the capacity model for a class of
   10,000 students × 9 problems on 1, 10 and 100 machines (tools/bench_cluster.py)
+* merging results into the gradebook: one commit a result vs batches of one transaction, and
+  what the batched cost means for that class (tools/bench_merge.py)
 * measurement: achieved vs theoretical peak, careful vs naive timing (tools/bench_measure.py)
 * page weight: the bytes of JS + CSS each page of the built book loads (tools/bench_page_weight.py)
 """
@@ -18,6 +20,7 @@ BENCHMARKS = (
     "tools.bench_grading",
     "tools.bench_class",
     "tools.bench_cluster",
+    "tools.bench_merge",
     "tools.bench_measure",
     "tools.bench_page_weight",
 )

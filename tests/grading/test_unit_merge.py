@@ -1,0 +1,143 @@
+"""Merging results into the master gradebook in batches leaves it exactly as merging them one at
+a time does (roofline_grader.gradebook.merge_all against merge): every submission's scores,
+hand-grading flags, automatic comments and time, and no row more or less, for new submissions
+(created whole, in bulk) and for ones the gradebook already has (updated), hand scores kept.
+No kernel: the results are a worker's, made up (tests/grading/fake_engine.py)."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from nbgrader.api import Comment, Grade, Gradebook, SubmittedAssignment, SubmittedNotebook
+
+from roofline_grader.course import Course
+from roofline_grader.gradebook import (
+    build_template,
+    merge,
+    merge_all,
+    open_master,
+    release_index,
+)
+from roofline_grader.results import SubmissionResult
+from roofline_grader.worker import Settings, Task
+
+from .fake_engine import fake_result
+
+pytestmark = pytest.mark.filterwarnings("ignore:.*not in session")  # nbgrader on SQLAlchemy 2
+
+TIMESTAMPS = ("2026-11-30 23:59:01.123456 UTC", "not a time", None)
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory, course: Course) -> tuple[Path, Path]:
+    return build_template(course, tmp_path_factory.mktemp("merge") / "template")
+
+
+def _results(course: Course, release: Path, students: int, shift: int) -> list[SubmissionResult]:
+    """Every problem for some students: full, partial or no marks, some notebooks missing,
+    automatic comments on answers, times valid, unparsable or absent."""
+    index = release_index(release, course.assignments)
+    settings = Settings("", "", index, 1, 1, "off", ())
+    results = []
+    for s in range(students):
+        for n, assignment in enumerate(course.assignments):
+            key, student = f"s{s}-{assignment}", f"student{s}"
+            notebook = None if (s + n + shift) % 7 == 0 else f"/x/{key}.ipynb"
+            stamp = TIMESTAMPS[(s + n) % 3]
+            task = Task(key, student, assignment, notebook, key, timestamp=stamp)
+            result = fake_result(task, settings, fraction=((s + n + shift) % 5) / 4)
+            answers = [c["grade_id"] for c in index[assignment] if c["solution"]]
+            comments = {gid: "No response." for gid in answers[:: 2 + shift % 2]}
+            results.append(replace(result, comments=comments))
+    return results
+
+
+def _contents(gb: Gradebook) -> dict[tuple[str, str], Any]:
+    """Everything a merge writes, by (assignment, student), and the number of rows it makes."""
+    out: dict[Any, Any] = {}
+    for submission in gb.db.query(SubmittedAssignment):
+        grades = {
+            g.name: (g.auto_score, g.manual_score, g.needs_manual_grade)
+            for nb in submission.notebooks
+            for g in nb.grades
+        }
+        comments = {c.name: c.auto_comment for nb in submission.notebooks for c in nb.comments}
+        key = (submission.assignment.name, submission.student.id)
+        out[key] = (submission.timestamp, grades, comments)
+    out["rows"] = tuple(
+        gb.db.query(table).count()
+        for table in (SubmittedAssignment, SubmittedNotebook, Grade, Comment)
+    )
+    return out
+
+
+def _gradebooks(course: Course, template: tuple[Path, Path], tmp_path: Path) -> tuple:
+    db, _ = template
+    one, batched = tmp_path / "one.db", tmp_path / "batched.db"
+    shutil.copyfile(db, one)
+    shutil.copyfile(db, batched)
+    return open_master(course, one, db), open_master(course, batched, db)
+
+
+def test_a_batch_of_new_submissions_is_merged_as_one_at_a_time_would(
+    course: Course, template: tuple[Path, Path], tmp_path: Path
+) -> None:
+    results = _results(course, template[1], students=6, shift=0)
+    one, batched = _gradebooks(course, template, tmp_path)
+    for result in results:
+        merge(one, result)
+    for start in range(0, len(results), 7):  # batches across students and problems
+        merge_all(batched, results[start : start + 7])
+    assert _contents(batched) == _contents(one)
+    assert _contents(one)["rows"][0] == len(results)
+    one.close()
+    batched.close()
+
+
+def test_merging_again_updates_in_place_and_keeps_hand_scores(
+    course: Course, template: tuple[Path, Path], tmp_path: Path
+) -> None:
+    first = _results(course, template[1], students=4, shift=0)
+    later = _results(course, template[1], students=5, shift=3)  # new scores, one new student
+    one, batched = _gradebooks(course, template, tmp_path)
+    for gb in (one, batched):
+        merge_all(gb, first)
+        grade = gb.find_grade("p1a_bytes", "problem1", "problem1", "student2")
+        grade.manual_score = 1.5  # graded by hand between two runs
+        gb.db.commit()
+    for result in later:
+        merge(one, result)
+    merge_all(batched, later)
+    assert _contents(batched) == _contents(one)
+    kept = batched.find_grade("p1a_bytes", "problem1", "problem1", "student2")
+    assert kept.manual_score == 1.5 and kept.needs_manual_grade
+    one.close()
+    batched.close()
+
+
+def test_a_batch_that_fails_leaves_the_gradebook_as_it_was(
+    course: Course, template: tuple[Path, Path], tmp_path: Path
+) -> None:
+    results = _results(course, template[1], students=2, shift=1)
+    _, batched = _gradebooks(course, template, tmp_path)
+    merge_all(batched, results[:5])
+    before = _contents(batched)
+    unknown = replace(results[6], assignment="problem99")
+    with pytest.raises(Exception, match="problem99"):
+        merge_all(batched, [*results[5:9], unknown])
+    assert _contents(batched) == before
+    batched.close()
+
+
+def test_the_merge_benchmark_measures_both_ways(capsys: pytest.CaptureFixture[str]) -> None:
+    from tools import bench_merge
+
+    assert bench_merge.main(["--students", "2"]) == 0
+    printed = capsys.readouterr().out
+    assert "18 results (2 students × 9 problems)" in printed
+    assert "one at a time (a commit each)" in printed and "batched (64 a transaction)" in printed
+    assert "merging 90,000 submissions" in printed
