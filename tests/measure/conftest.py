@@ -16,7 +16,7 @@ from roofline_lib.measure import MeasuredRoofline, measure
 
 SMALL_SWEEP = {"D": 512, "batches": (1, 4, 16, 64, 256, 1024)}
 """A sweep that takes well under a second on two idle cores: D = F = 512."""
-SMALL_BUDGET_S = 8.0
+SMALL_BUDGET_S = 3.0
 """The small run's budget, on :func:`slow_clock`: an idle machine finishes in a few seconds and
 the run ends early."""
 CLOCK_SLOWDOWN = 100.0
@@ -33,7 +33,7 @@ def slow_clock() -> float:
 
 @pytest.fixture(scope="session")
 def measured() -> tuple[MeasuredRoofline, float]:
-    """(result, wall seconds) of ``measure(backend='numpy', budget_s=8, D=512, ...)``, its
+    """(result, wall seconds) of ``measure(backend="numpy", budget_s=3, D=512, ...)``, its
     budget read on :func:`slow_clock`."""
     start = time.perf_counter()
     result = measure(backend="numpy", budget_s=SMALL_BUDGET_S, clock=slow_clock, **SMALL_SWEEP)
