@@ -58,14 +58,22 @@ async () => {
   const faces = Array.from(document.fonts);
   await Promise.all(faces.map(f => f.status === 'loaded' ? null : f.load().catch(() => null)));
   await document.fonts.ready;
+  // transitions started by a resize (the theme's sidebar turning into a drawer) run to the end
+  const finite = document.getAnimations().filter(a => {
+    const timing = a.effect ? a.effect.getComputedTiming() : {};
+    return timing.iterations !== Infinity && timing.endTime !== Infinity;
+  });
+  const ended = Promise.all(finite.map(a => a.finished.catch(() => null)));
+  await Promise.race([ended, new Promise(done => setTimeout(done, 5000))]);  // a paused one
   await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
   return faces.filter(f => f.status === 'error').map(f => `${f.family} ${f.weight}`);
 }
 """
-"""Load every web font the page declares, wait until the document's fonts are ready and two
-frames have been laid out with them; the faces that failed to load. What is measured after it
-is what a reader sees once the page has settled, not the fallback metrics of a page whose fonts
-are still on their way."""
+"""Load every web font the page declares, wait until the document's fonts are ready, every
+finite animation or transition has ended, and two frames have been laid out; the faces that
+failed to load. What is measured (or screenshot) after it is what a reader sees once the page
+has settled, not the fallback metrics of a page whose fonts are still on their way, nor a
+sidebar half-way through sliding out."""
 
 SERVED_FONTS = "**/_static/cjk/*.woff"
 """The URL pattern of a CJK edition's served fonts (book/_ext/i18n.py)."""
