@@ -54,6 +54,12 @@ def pytest_configure(config: pytest.Config) -> None:
     stop_gracefully_on_sigterm()
 
 
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    # again before every test: a library used in this process may have put SIGTERM back to its
+    # default since (asyncio's remove_signal_handler does), which kills without a teardown
+    stop_gracefully_on_sigterm()
+
+
 SLOW_FIXTURES = frozenset(
     {
         # the book built in both languages, and Chromium's pass over it (tests/book/conftest.py)

@@ -7,8 +7,9 @@ them when pytest itself is stopped before its fixtures' teardown runs. Two thing
 gap:
 
 - :func:`stop_gracefully_on_sigterm` (installed by tests/conftest.py in every pytest process,
-  xdist workers too) turns SIGTERM into the KeyboardInterrupt of a Ctrl-C: pytest stops and runs
-  every fixture's teardown, which stops its servers;
+  xdist workers too, and again before each test, since a library may reset it) turns SIGTERM
+  into the KeyboardInterrupt of a Ctrl-C: pytest stops and runs every fixture's teardown, which
+  stops its servers;
 - :func:`dies_with_parent`, given as ``preexec_fn`` to each server's ``Popen``, asks Linux to send
   the server SIGTERM when the process that started it dies (``prctl(PR_SET_PDEATHSIG)``), even by
   SIGKILL, when no teardown can run.

@@ -107,7 +107,13 @@ def test_a_stopped_test_run_leaves_no_server_behind(tmp_path: Path, stop: signal
 
 
 def test_every_test_process_stops_gracefully_on_sigterm() -> None:
-    # tests/conftest.py installs the handler in this process too (and in every xdist worker)
+    # tests/conftest.py installs the handler in this process too (and in every xdist worker),
+    # and again before each test: a library that put SIGTERM back to its default (asyncio's
+    # remove_signal_handler does) gets it back before the next test
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    from tests.conftest import pytest_runtest_setup
+
+    pytest_runtest_setup(None)  # type: ignore[arg-type]
     handler = signal.getsignal(signal.SIGTERM)
     assert callable(handler) and handler.__module__ == "tests.processes"
     with pytest.raises(KeyboardInterrupt, match="SIGTERM"):
