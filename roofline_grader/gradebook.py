@@ -195,8 +195,7 @@ def _create_all(gb: Gradebook, results: Sequence[SubmissionResult]) -> None:
         for notebook in assignment.notebooks:
             nb = SubmittedNotebook(notebook=notebook, assignment=submission)
             for cell in [*notebook.grade_cells, *notebook.task_cells]:
-                part = result.part(cell.name)
-                auto = 0.0 if part is None else part.auto_score
+                auto = auto_score(result, cell.name)
                 Grade(
                     cell_id=cell.id, notebook=nb, auto_score=auto, needs_manual_grade=auto is None
                 )
@@ -215,30 +214,32 @@ def merge(gb: Gradebook, result: SubmissionResult) -> None:
         submission = gb.update_or_create_submission(assignment, student, **kwargs)
     except ValueError:  # an unparsable timestamp.txt: keep the submission, drop the time
         submission = gb.update_or_create_submission(assignment, student)
-    # one query each for the submission's grades and comments with their cells' names (walking
-    # submission.notebooks[].grades[].name loads each notebook, grade and cell on its own: it was
-    # two thirds of a merge's time)
-    in_submission = SubmittedNotebook.assignment_id == submission.id
-    grades = (
-        gb.db.query(Grade, BaseCell.name)
-        .join(BaseCell, Grade.cell_id == BaseCell.id)
-        .join(SubmittedNotebook, Grade.notebook_id == SubmittedNotebook.id)
-        .filter(in_submission)
-    )
-    for grade, name in grades:
-        part = result.part(name)
-        auto = 0.0 if part is None else part.auto_score
+    for grade, name in _with_cell_names(gb, Grade, submission.id):
+        auto = auto_score(result, name)
         grade.auto_score = auto
         grade.needs_manual_grade = grade.manual_score is not None or auto is None
-    comments = (
-        gb.db.query(Comment, BaseCell.name)
-        .join(BaseCell, Comment.cell_id == BaseCell.id)
-        .join(SubmittedNotebook, Comment.notebook_id == SubmittedNotebook.id)
-        .filter(in_submission)
-    )
-    for comment, name in comments:
+    for comment, name in _with_cell_names(gb, Comment, submission.id):
         comment.auto_comment = result.comments.get(name)
     gb.db.commit()
+
+
+def auto_score(result: SubmissionResult, grade_id: str) -> float | None:
+    """The automatic score a part gets from ``result``: its own (None for a part graded by
+    hand), or 0 for a part the result does not have."""
+    part = result.part(grade_id)
+    return 0.0 if part is None else part.auto_score
+
+
+def _with_cell_names(gb: Gradebook, table: type[Grade] | type[Comment], submission_id: str) -> Any:
+    """``(row, cell name)`` of each grade or comment (``table``) of a submission, in one query
+    (walking ``submission.notebooks[].grades[].name`` loads each notebook, grade and cell on its
+    own: it was two thirds of a merge's time)."""
+    return (
+        gb.db.query(table, BaseCell.name)
+        .join(BaseCell, table.cell_id == BaseCell.id)
+        .join(SubmittedNotebook, table.notebook_id == SubmittedNotebook.id)
+        .filter(SubmittedNotebook.assignment_id == submission_id)
+    )
 
 
 def submission_scores(gb: Gradebook, assignment: str, student: str) -> dict[str, dict[str, Any]]:
