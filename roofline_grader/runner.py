@@ -51,13 +51,13 @@ from .gradebook import (
 from .intake import Intake, discover
 from .integrity import CellInfo
 from .journal import Journal, grader_fingerprint, grader_key, grader_packages
-from .manual import apply_scores, read_scores, write_sheet
+from .manual import HandScore, apply_scores, read_scores, write_sheet
 from .pool import ProcessPoolEngine
 from .progress import Progress, Tally
 from .report import Report, grade_parts, grade_table, write_csv
 from .results import SubmissionResult
 from .roster import Roster, read_roster
-from .rubric import hand_parts
+from .rubric import HandPart, hand_parts
 from .sandbox import scratch_root, sweep_stale_scratch
 from .schedule import longest_first, median_seconds
 from .worker import Settings, Task
@@ -185,8 +185,8 @@ class Plan:
     roster: Roster | None
     template_db: Path
     index: dict[str, list[CellInfo]]
-    hand: dict[str, Any]
-    hand_scores: Any
+    hand: dict[str, HandPart]
+    hand_scores: list[HandScore] | None
     journal: Journal
     done: dict[str, SubmissionResult]
     pending: list[Task]
@@ -258,9 +258,12 @@ def _grade(course: Course, options: Options, engine: Engine) -> Report:
         job = Job(
             settings, plan.template_db, grader_fingerprint(), options.notebook_timeout_s + 120
         )
-        done = _execute(plan, engine, job, gb, ws, options.progress)
+        progress = _progress(plan, gb) if options.progress else None
+        done = _execute(plan, engine, job, gb, ws, progress)
         tampered = grader_key([], _course_files(course)) != before
         outputs = _write_outputs(plan, options, ws, gb, done)
+        if progress:
+            progress.finish(outputs.tally)
     finally:
         gb.close()
         shutil.rmtree(scratch, ignore_errors=True)
@@ -275,8 +278,21 @@ MERGE_AFTER_S = 2.0
 """A result waits at most this long (until the next one arrives) before its batch is merged."""
 
 
+def _progress(plan: Plan, gb: Gradebook) -> Progress:
+    """The progress bar of a run, counting what earlier runs already graded."""
+    already = Tally()
+    for record in plan.done.values():
+        already = already.add(record, awaiting_by_hand(gb, record.assignment, record.student))
+    return Progress(len(plan.intake.tasks), already=already)
+
+
 def _execute(
-    plan: Plan, engine: Engine, job: Job, gb: Gradebook, ws: Workspace, show_progress: bool
+    plan: Plan,
+    engine: Engine,
+    job: Job,
+    gb: Gradebook,
+    ws: Workspace,
+    progress: Progress | None,
 ) -> dict[str, SubmissionResult]:
     """Grade the plan's pending tasks on ``engine`` (the run's second stage); every task's result,
     the earlier runs' included.
@@ -292,14 +308,6 @@ def _execute(
     unmerged: list[SubmissionResult] = []
     oldest = 0.0
 
-    def awaiting(result: SubmissionResult) -> list[str]:
-        return awaiting_by_hand(gb, result.assignment, result.student)
-
-    already = Tally()
-    for record in done.values():
-        already = already.add(record, awaiting(record))
-    progress = Progress(len(plan.intake.tasks), already=already) if show_progress else None
-
     def merge_unmerged() -> None:
         if not unmerged:
             return
@@ -307,7 +315,7 @@ def _execute(
         for result in unmerged:
             plan.journal.put(result)
             if progress:
-                progress.advance(result, awaiting(result))
+                progress.advance(result, awaiting_by_hand(gb, result.assignment, result.student))
         unmerged.clear()
 
     def on_result(result: SubmissionResult) -> None:
@@ -328,11 +336,6 @@ def _execute(
         engine.run(plan.pending, job, on_result)
     finally:  # what arrived before an interruption (Ctrl-C, a lost cluster) is kept
         merge_unmerged()
-    if progress:
-        tally = Tally()
-        for task in plan.intake.tasks:
-            tally = tally.add(done[task.key], awaiting(done[task.key]))
-        progress.finish(tally)
     return done
 
 
