@@ -7,6 +7,7 @@ No kernel: the results are a worker's, made up (tests/grading/fake_engine.py).""
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -75,35 +76,40 @@ def _contents(gb: Gradebook) -> dict[tuple[str, str], Any]:
     return out
 
 
-def _gradebooks(course: Course, template: tuple[Path, Path], tmp_path: Path) -> tuple:
+@pytest.fixture
+def gradebooks(
+    course: Course, template: tuple[Path, Path], tmp_path: Path
+) -> Iterator[tuple[Gradebook, Gradebook]]:
+    """Two fresh master gradebooks, (one at a time, batched), closed after the test."""
     db, _ = template
-    one, batched = tmp_path / "one.db", tmp_path / "batched.db"
-    shutil.copyfile(db, one)
-    shutil.copyfile(db, batched)
-    return open_master(course, one, db), open_master(course, batched, db)
+    pair = []
+    for name in ("one.db", "batched.db"):
+        shutil.copyfile(db, tmp_path / name)
+        pair.append(open_master(course, tmp_path / name, db))
+    yield pair[0], pair[1]
+    for gb in pair:
+        gb.close()
 
 
 def test_a_batch_of_new_submissions_is_merged_as_one_at_a_time_would(
-    course: Course, template: tuple[Path, Path], tmp_path: Path
+    course: Course, template: tuple[Path, Path], gradebooks: tuple[Gradebook, Gradebook]
 ) -> None:
     results = _results(course, template[1], students=6, shift=0)
-    one, batched = _gradebooks(course, template, tmp_path)
+    one, batched = gradebooks
     for result in results:
         merge(one, result)
     for start in range(0, len(results), 7):  # batches across students and problems
         merge_all(batched, results[start : start + 7])
     assert _contents(batched) == _contents(one)
     assert _contents(one)["rows"][0] == len(results)
-    one.close()
-    batched.close()
 
 
 def test_merging_again_updates_in_place_and_keeps_hand_scores(
-    course: Course, template: tuple[Path, Path], tmp_path: Path
+    course: Course, template: tuple[Path, Path], gradebooks: tuple[Gradebook, Gradebook]
 ) -> None:
     first = _results(course, template[1], students=4, shift=0)
     later = _results(course, template[1], students=5, shift=3)  # new scores, one new student
-    one, batched = _gradebooks(course, template, tmp_path)
+    one, batched = gradebooks
     for gb in (one, batched):
         merge_all(gb, first)
         grade = gb.find_grade("p1a_bytes", "problem1", "problem1", "student2")
@@ -115,22 +121,19 @@ def test_merging_again_updates_in_place_and_keeps_hand_scores(
     assert _contents(batched) == _contents(one)
     kept = batched.find_grade("p1a_bytes", "problem1", "problem1", "student2")
     assert kept.manual_score == 1.5 and kept.needs_manual_grade
-    one.close()
-    batched.close()
 
 
 def test_a_batch_that_fails_leaves_the_gradebook_as_it_was(
-    course: Course, template: tuple[Path, Path], tmp_path: Path
+    course: Course, template: tuple[Path, Path], gradebooks: tuple[Gradebook, Gradebook]
 ) -> None:
     results = _results(course, template[1], students=2, shift=1)
-    _, batched = _gradebooks(course, template, tmp_path)
+    _, batched = gradebooks
     merge_all(batched, results[:5])
     before = _contents(batched)
     unknown = replace(results[6], assignment="problem99")
     with pytest.raises(Exception, match="problem99"):
         merge_all(batched, [*results[5:9], unknown])
     assert _contents(batched) == before
-    batched.close()
 
 
 def test_the_merge_benchmark_measures_both_ways(capsys: pytest.CaptureFixture[str]) -> None:
