@@ -372,6 +372,19 @@ class PhoneFit:
     font_errors: tuple[str, ...]
 
 
+def _settled_page(
+    site: LocalSite, page_path: str, viewport: dict[str, int] | None = None
+) -> tuple[Page, list[str]]:
+    """``page_path`` opened on ``site`` (at ``viewport``, else the site's), its math typeset,
+    images and fonts loaded and animations ended; the page, and the web fonts that failed."""
+    page = site.context.new_page()
+    if viewport is not None:
+        page.set_viewport_size(viewport)
+    page.goto(f"{site.base}/{page_path}.html", wait_until="load")
+    page.evaluate(_PAGE_FACTS)
+    return page, page.evaluate(_FONTS_SETTLED)
+
+
 def phone_fit(
     html_dir: Path,
     pages: list[str],
@@ -386,11 +399,7 @@ def phone_fit(
         if block is not None:
             site.context.route(block, lambda route: route.abort())
         for page_path in pages:
-            page = site.context.new_page()
-            page.set_viewport_size(viewport)
-            page.goto(f"{site.base}/{page_path}.html", wait_until="load")
-            page.evaluate(_PAGE_FACTS)  # math typeset, images loaded
-            errors = page.evaluate(_FONTS_SETTLED)
+            page, errors = _settled_page(site, page_path, viewport)
             fits.append(PhoneFit(page_path, page.evaluate(_PHONE_OVERFLOW), tuple(errors)))
             page.close()
     return fits
@@ -430,10 +439,7 @@ def system_fonts_drawing(html_dir: Path, pages: list[str], families: list[str]) 
     found = []
     with local_site(html_dir) as site:
         for page_path in pages:
-            page = site.context.new_page()
-            page.goto(f"{site.base}/{page_path}.html", wait_until="load")
-            page.evaluate(_PAGE_FACTS)
-            page.evaluate(_FONTS_SETTLED)
+            page, _ = _settled_page(site, page_path)
             page.evaluate(_MARK_TEXT, families)
             cdp = site.context.new_cdp_session(page)
             cdp.send("DOM.enable")
