@@ -90,7 +90,7 @@ test: setup lint sandbox
 
 # -- students and instructors ----------------------------------------------------------------
 lab: setup
-	$(BIN)/python -m roofline_grader.lab
+	$(BIN)/python -m roofline_grader.course.lab
 	$(BIN)/python kit/start_lab.py --exercises exercises --work work --course-config "$(CURDIR)"
 
 # bubblewrap for the grading sandbox and, as root, the user students' kernels run as
@@ -102,7 +102,7 @@ student-kit: $(STAMP)
 
 release: $(STAMP)
 	$(BIN)/python -m roofline_grader.checks.visible
-	$(BIN)/python -m roofline_grader.release
+	$(BIN)/python -m roofline_grader.course.release
 
 grade: $(STAMP) sandbox
 	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=path/to/submissions [OUT=dir] [JOBS=n] [ROSTER=roster.csv] [PROBLEM=problemN]"; exit 2; }
@@ -116,7 +116,7 @@ feedback: $(STAMP) sandbox
 
 # OUT: the workspace roofline-grade wrote (default: grading/). Ctrl-C stops the server.
 formgrader: setup
-	$(BIN)/python -m roofline_grader.formgrader $(if $(OUT),--workspace "$(OUT)")
+	$(BIN)/python -m roofline_grader.handgrading.formgrader $(if $(OUT),--workspace "$(OUT)")
 
 bench: $(STAMP) sandbox book
 	$(BIN)/python -m tools.bench

@@ -15,14 +15,14 @@
 * Autograding uses the same pipeline as ``roofline-grade``: nbgrader's preprocessors with the
   sealed executor (hidden tests judged outside the student's kernel, timeouts, restart after a
   kernel death), duplicated grade ids made harmless and deleted test cells restored from the
-  gradebook; see roofline_grader.config.
+  gradebook; see roofline_grader.course.config.
 """
 
 import os
 from pathlib import Path
 
-from roofline_grader.config import COURSE_ID, grading_config
 from roofline_grader.course import Course
+from roofline_grader.course.config import COURSE_ID, grading_config
 
 c = get_config()  # noqa: F821 (provided by nbgrader when it loads this file)
 

@@ -7,7 +7,7 @@ checks use). What happens next depends on who runs the notebook:
 
 * **Sealed** (``ROOFLINE_CHECK_PLAN`` names the plan file the grader wrote): the answers are sent
   back as one display output of type :data:`RECORD_MIME` and nothing is judged here. The grader
-  (:class:`roofline_grader.execute.SealedExecute`) judges them in its own process, against
+  (:class:`roofline_grader.kernel.execute.SealedExecute`) judges them in its own process, against
   references it computed before any student code ran, so nothing the kernel does can pass a check
   except answers that are right on shapes chosen for this student.
 * **Local** (``nbgrader validate`` on a source notebook, or any kernel without a plan): a plan is

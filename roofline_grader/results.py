@@ -5,8 +5,8 @@ A worker returns a :class:`SubmissionResult`; the runner merges it into the grad
 records it, and the progress bar, report, feedback pages and class report read it. Inside the
 grader it is only ever this frozen dataclass (it pickles across the worker pool as is); a dict with
 string keys exists only at the boundaries, in ``to_json``/``from_json``: the journal's result files
-(:mod:`~roofline_grader.journal`), report.json, and the executor's ``<notebook>.roofline.json``
-(:mod:`~roofline_grader.execute`). Otter's ``GradingResults`` (otter/test_files/__init__.py) is
+(:mod:`~roofline_grader.run.journal`), report.json, and the executor's ``<notebook>.roofline.json``
+(:mod:`~roofline_grader.kernel.execute`). Otter's ``GradingResults`` (otter/test_files/__init__.py) is
 the model: a typed result whose totals are properties, computed once.
 
 The kinds of problem are a closed set, :class:`ProblemKind`: each has the name its JSON carries
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from enum import Enum, StrEnum
 from typing import Any
 
-from .checks import Finding
+from roofline_grader.checks import Finding
 
 
 class ProblemKind(StrEnum):
@@ -39,27 +39,27 @@ class ProblemKind(StrEnum):
         member.words = words
         return member
 
-    # found by intake (roofline_grader.intake)
+    # found by intake (roofline_grader.intake.discover)
     MISNAMED_NOTEBOOK = "misnamed-notebook", "misnamed notebook"
     MISNAMED_FOLDER = "misnamed-folder", "misnamed folder"
     MISPLACED_NOTEBOOK = "misplaced-notebook", "notebook outside its folder"
     LATE = "late", "submitted late (LMS)"
     SYMLINK = "symlink", "symbolic link, not followed"
-    # reading the notebook (roofline_grader.worker)
+    # reading the notebook (roofline_grader.run.worker)
     MISSING_NOTEBOOK = "missing-notebook", "no notebook"
     INVALID_JSON = "invalid-json", "not valid JSON"
     NOT_A_NOTEBOOK = "not-a-notebook", "not a notebook"
     TOO_LARGE = "too-large", "file too large"
     HUGE_OUTPUT = "huge-output", "huge stored output"
     BAD_TIMESTAMP = "bad-timestamp", "unreadable timestamp"
-    # its cells against the release (roofline_grader.integrity)
+    # its cells against the release (roofline_grader.intake.integrity)
     DELETED_CELL = "deleted-cell", "deleted cell"
     EDITED_CELL = "edited-cell", "edited read-only cell"
     DUPLICATED_CELL = "duplicated-cell", "duplicated cell"
     REPAIRED_CELL = "repaired-cell", "repaired cell"
     FOREIGN_CELL = "foreign-cell", "cell pasted from another notebook"
     CHANGED_FLAGS = "changed-flags", "changed nbgrader flags"
-    # running it (roofline_grader.execute's events)
+    # running it (roofline_grader.kernel.execute's events)
     TIMEOUT = "timeout", "cell timed out"
     STUCK = "stuck", "kernel ignored interrupt"
     KERNEL_DIED = "kernel-died", "kernel died"
@@ -68,7 +68,7 @@ class ProblemKind(StrEnum):
     NOT_RUN = "not-run", "cells not run"
     RESTARTED = "restarted", "kernel restarted"
     """An event only: the recovery after kernel-died or stuck, never reported as a problem."""
-    # the grader's own failures (roofline_grader.worker, roofline_grader.pool)
+    # the grader's own failures (roofline_grader.run.worker, roofline_grader.run.pool)
     GRADER_ERROR = "grader-error", "grader error"
     GRADER_CRASH = "grader-crash", "grader crash"
 
@@ -173,7 +173,7 @@ class SubmissionResult:
     """Everything grading one submission (one student, one assignment) found.
 
     Attributes:
-        key: the task's key (a file name; roofline_grader.worker.Task).
+        key: the task's key (a file name; roofline_grader.intake.discover.Task).
         student, assignment: whose submission, of which problem.
         fingerprint: sha256 of the notebook's bytes ('missing' without one).
         timestamp: nbgrader's timestamp.txt (None if absent or unreadable).

@@ -103,7 +103,7 @@ def test_each_layer_imports_only_the_layers_below_it(layer):
 
 def test_the_scan_sees_absolute_relative_and_nested_imports():
     tree = ast.parse(
-        "import roofline_grader.report\n"
+        "import roofline_grader.outputs.report\n"
         "from tests.grading import x\n"
         "from ..roofline_grader import y\n"
         "from . import sibling\n"
@@ -136,59 +136,126 @@ def test_a_book_page_is_read_by_its_code_cells():
 
 GRADER = ROOT / "roofline_grader"
 
+GRADER_FLOORS = (
+    ("checks",),
+    ("hidden", "results"),
+    ("course",),
+    ("kernel",),
+    ("intake",),
+    ("outputs",),
+    ("handgrading",),
+    ("run",),
+)
+"""The grader's rooms (its top-level modules and subpackages), lowest floor first: a room imports
+only rooms on the floors below it (CONTRIBUTING.md, "The grader's parts")."""
 
-def _grader_modules() -> list[str]:
-    """The grader's modules and subpackages, by their name under roofline_grader."""
+
+def _grader_rooms() -> list[str]:
+    """The grader's top-level modules and subpackages, by their name under roofline_grader."""
     names = [p.stem for p in GRADER.glob("*.py") if p.stem != "__init__"]
     return sorted(names + [p.name for p in GRADER.iterdir() if (p / "__init__.py").is_file()])
 
 
-def test_the_graders_map_names_every_module() -> None:
-    # a newcomer finds a module's room in roofline_grader/__init__.py and in CONTRIBUTING.md
-    import roofline_grader
+def _grader_modules() -> list[str]:
+    """Every module of the grader, dotted ('kernel.execute', 'results', 'checks.base')."""
+    found = []
+    for path in GRADER.rglob("*.py"):
+        parts = path.relative_to(GRADER).with_suffix("").parts
+        parts = parts[:-1] if parts[-1] == "__init__" else parts
+        if parts:
+            found.append(".".join(parts))
+    return sorted(found)
 
-    docstring = roofline_grader.__doc__ or ""
+
+def _docstring(module: str) -> str:
+    path = GRADER.joinpath(*module.split("."))
+    path = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+    return ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+
+
+def test_the_graders_map_names_every_module() -> None:
+    # a newcomer finds a module's room in roofline_grader/__init__.py, the module in its room's
+    # docstring, and both in CONTRIBUTING.md's map
+    top = (GRADER / "__init__.py").read_text(encoding="utf-8")
     contributing = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
-    section = contributing.split("## The grader's parts", 1)[1]
-    for name in _grader_modules():
-        assert f"roofline_grader.{name}`" in docstring, f"{name} is not in the package docstring"
-        assert f"`{name}`" in section, f"{name} is not in CONTRIBUTING's map of the grader"
+    section = contributing.split("## The grader's parts", 1)[1].split("\n## ", 1)[0]
+    for room in _grader_rooms():
+        assert f"roofline_grader.{room}`" in top, f"{room} is not in the package docstring"
+        assert f"`{room}/`" in section or f"`{room}`" in section, f"{room} is not in CONTRIBUTING"
+    for module in _grader_modules():
+        room, _, rest = module.partition(".")
+        if not rest or room == "checks":  # the checks: one module per problem, listed by registry
+            continue
+        assert f"roofline_grader.{module}`" in _docstring(room), (
+            f"{module} is not in roofline_grader/{room}/__init__.py's docstring"
+        )
+        assert f"`{rest}`" in section, f"{module} is not in CONTRIBUTING's map of the grader"
 
 
 def _grader_imports(path: Path) -> set[str]:
-    """The grader modules ``path`` imports (at any depth, TYPE_CHECKING blocks excepted)."""
+    """The grader modules ``path`` imports, dotted under roofline_grader (at any depth,
+    TYPE_CHECKING blocks excepted); ``from roofline_grader.x import y`` is module x.y when x/y.py
+    exists, else x."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     skip: set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             skip |= {id(n) for child in node.body for n in ast.walk(child)}
     package = path.relative_to(ROOT).with_suffix("").parts[:-1]
+    modules = set(_grader_modules())
     found = set()
     for node in ast.walk(tree):
-        if id(node) in skip or not isinstance(node, ast.ImportFrom):
+        if id(node) in skip:
             continue
-        if node.level:
-            base = list(package[: len(package) - node.level + 1])
-            parts = [*base, *(node.module or "").split(".")] if node.module else base
-            names = [[*parts, alias.name] for alias in node.names] if not node.module else [parts]
-        elif (node.module or "").startswith("roofline_grader."):
-            names = [node.module.split(".")]  # type: ignore[union-attr]
+        if isinstance(node, ast.Import):
+            targets = [alias.name.split(".") for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = list(package[: len(package) - node.level + 1])
+                module = [*base, *(node.module or "").split(".")] if node.module else base
+            else:
+                module = (node.module or "").split(".")
+            targets = [[*module, alias.name] for alias in node.names]
         else:
             continue
-        for dotted in names:
-            if len(dotted) > 1 and dotted[0] == "roofline_grader":
-                found.add(dotted[1])
-    return found - {"__init__"}
+        for dotted in targets:
+            if dotted[0] != "roofline_grader":
+                continue
+            inner = dotted[1:]
+            while inner and ".".join(inner) not in modules:
+                inner = inner[:-1]
+            if inner:
+                found.add(".".join(inner))
+    return found
+
+
+def _import_graph() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {}
+    for path in GRADER.rglob("*.py"):
+        parts = path.relative_to(GRADER).with_suffix("").parts
+        parts = parts[:-1] if parts[-1] == "__init__" else parts
+        if parts:
+            name = ".".join(parts)
+            graph[name] = _grader_imports(path) - {name}
+    return graph
+
+
+def test_each_room_of_the_grader_imports_only_the_floors_below_it() -> None:
+    floor = {room: level for level, rooms in enumerate(GRADER_FLOORS) for room in rooms}
+    assert sorted(floor) == _grader_rooms(), "every room of the grader is on one floor"
+    bad = []
+    for module, imports in sorted(_import_graph().items()):
+        room = module.split(".")[0]
+        for target in sorted(imports):
+            other = target.split(".")[0]
+            if other != room and floor[other] >= floor[room]:
+                bad.append(f"{module} imports {target} ({other} is not below {room})")
+    assert not bad, "\n".join(bad)
 
 
 def test_the_grader_has_no_import_cycle() -> None:
-    # between its top-level modules and subpackages, function-level imports included
-    modules = set(_grader_modules())
-    graph = {name: set() for name in modules}
-    for path in GRADER.rglob("*.py"):
-        owner = path.relative_to(GRADER).parts[0].removesuffix(".py")
-        if owner in graph:
-            graph[owner] |= (_grader_imports(path) & modules) - {owner}
+    # between its modules, function-level imports included
+    graph = _import_graph()
     state: dict[str, int] = {}
     cycle: list[str] = []
 
@@ -207,3 +274,11 @@ def test_the_grader_has_no_import_cycle() -> None:
         if start not in state and visit(start, [start]):
             break
     assert not cycle, "an import cycle in roofline_grader: " + " -> ".join(cycle)
+
+
+def test_the_graph_sees_every_kind_of_grader_import() -> None:
+    # from a module, from a package (its module named), relative, inside a function
+    assert "run.runner" in _grader_imports(GRADER / "run" / "cli.py")
+    assert "kernel.cgroups" in _grader_imports(GRADER / "kernel" / "sandbox.py")
+    assert "checks.catalog" in _grader_imports(GRADER / "checks" / "visible.py")
+    assert "kernel.warm" in _grader_imports(GRADER / "run" / "pool.py")

@@ -15,7 +15,7 @@ broken. One mistake per notebook at most: its hint, part and students are then k
 
 The class is graded with the real ``roofline-grade`` command (all cores), as an instructor runs
 it. The benchmark prints the run's time and throughput and where report.html is, then reads the
-page back (:func:`roofline_grader.classreport.read_html`) and, for every planted mistake, compares
+page back (:func:`roofline_grader.outputs.classreport.read_html`) and, for every planted mistake, compares
 the students it planted with those the page puts in that part's clusters that name the mistake's
 hint: the same students, so the same share. Missing, blank and broken notebooks are checked the
 same way. The exit status is 1 when anything planted was not found as planted.
@@ -40,9 +40,9 @@ from pathlib import Path
 
 import nbformat
 
-from roofline_grader.classreport import Kind, read_html, students_named
 from roofline_grader.course import Course, command_env
-from roofline_grader.release import generate
+from roofline_grader.course.release import generate
+from roofline_grader.outputs.classreport import Kind, read_html, students_named
 from tests.grading.grading_cases import release_notebook, solved
 from tests.grading.mistakes import MISTAKES, Mistake
 
@@ -220,7 +220,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"({plan.notebooks} notebooks handed in) with roofline-grade --jobs {args.jobs}",
             flush=True,
         )
-        cmd = [sys.executable, "-m", "roofline_grader.cli", str(submissions), "--out"]
+        cmd = [sys.executable, "-m", "roofline_grader.run.cli", str(submissions), "--out"]
         started = time.perf_counter()
         run = subprocess.run(
             [*cmd, str(workspace), "--jobs", str(args.jobs), "--quiet"],

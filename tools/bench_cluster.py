@@ -40,7 +40,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from roofline_grader.course import Course, command_env
-from roofline_grader.release import generate
+from roofline_grader.course.release import generate
 from tools.bench_class import make_class
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,7 +55,7 @@ def grade(submissions: Path, workspace: Path, *options: str) -> tuple[float, dic
         [
             sys.executable,
             "-m",
-            "roofline_grader.cli",
+            "roofline_grader.run.cli",
             str(submissions),
             "--out",
             str(workspace),
@@ -76,7 +76,7 @@ def grade(submissions: Path, workspace: Path, *options: str) -> tuple[float, dic
 
 def startup_s(jobs: int) -> float:
     """Seconds to start a LocalCluster of ``jobs`` workers, connect, and close it."""
-    from roofline_grader.cluster import connect, parse_cluster
+    from roofline_grader.run.cluster import connect, parse_cluster
 
     started = time.perf_counter()
     connect(parse_cluster(f"local:{jobs}"), jobs).close()

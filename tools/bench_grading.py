@@ -31,8 +31,8 @@ import nbformat
 from nbgrader.api import Gradebook
 
 from roofline_grader.course import Course, command_env
-from roofline_grader.gradebook import build_template
-from roofline_grader.release import generate
+from roofline_grader.course.release import generate
+from roofline_grader.outputs.gradebook import build_template
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_PARALLEL = 1.8
@@ -89,7 +89,14 @@ def plain_nbgrader(workspace: Path, assignments: Sequence[str], log: Path) -> fl
 
 
 def roofline_grade(submissions: Path, workspace: Path, jobs: int, log: Path) -> float:
-    cmd = [sys.executable, "-m", "roofline_grader.cli", str(submissions), "--out", str(workspace)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "roofline_grader.run.cli",
+        str(submissions),
+        "--out",
+        str(workspace),
+    ]
     return _timed([*cmd, "--jobs", str(jobs), "--quiet"], _env(), log)
 
 

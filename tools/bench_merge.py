@@ -4,9 +4,9 @@ Side by side in one run, on the same synthetic results (every problem of the cou
 ``--students`` students, as a worker returns them: every automatic part scored, the written part
 awaiting a hand grade), each way into a fresh copy of the template gradebook:
 
-* one at a time: :func:`~roofline_grader.gradebook.merge` and its commit for each result (how a
+* one at a time: :func:`~roofline_grader.outputs.gradebook.merge` and its commit for each result (how a
   run merged before batching);
-* batched: :func:`~roofline_grader.gradebook.merge_all` on batches of ``runner.MERGE_BATCH``
+* batched: :func:`~roofline_grader.outputs.gradebook.merge_all` on batches of ``runner.MERGE_BATCH``
   results, one transaction each (how a run merges now).
 
 It prints the milliseconds a submission for each and their ratio, and what the batched cost
@@ -26,7 +26,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from roofline_grader.course import Course
-from roofline_grader.gradebook import (
+from roofline_grader.intake.discover import Task
+from roofline_grader.outputs.gradebook import (
     build_template,
     merge,
     merge_all,
@@ -34,8 +35,8 @@ from roofline_grader.gradebook import (
     release_index,
 )
 from roofline_grader.results import SubmissionResult
-from roofline_grader.runner import MERGE_BATCH
-from roofline_grader.worker import Settings, Task
+from roofline_grader.run.runner import MERGE_BATCH
+from roofline_grader.run.worker import Settings
 from tests.grading.fake_engine import fake_result
 from tools.bench_cluster import MOOC_PROBLEMS, MOOC_STUDENTS
 

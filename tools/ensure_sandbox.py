@@ -13,7 +13,7 @@ import pwd
 import subprocess
 import sys
 
-from roofline_grader.sandbox import SANDBOX_USER, trusted_tool
+from roofline_grader.kernel.sandbox import SANDBOX_USER, trusted_tool
 from tools import apt
 
 PACKAGES = ["bubblewrap", "util-linux"]

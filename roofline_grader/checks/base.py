@@ -91,7 +91,7 @@ Plan = Mapping[str, Probe]
 
 
 class Cause(Enum):
-    """Why a finding came out as it did, for the class report (:mod:`roofline_grader.classreport`).
+    """Why a finding came out as it did, for the class report (:mod:`roofline_grader.outputs.classreport`).
 
     * ``MISCONCEPTION``: wrong, and matching a known wrong formula exactly; the hint names it;
     * ``WRONG``: wrong, matching no known mistake; the hint is the check's general one;
@@ -390,6 +390,15 @@ CARRIED_NOTE = (
 def carried_note(source: str) -> str:
     """The note of an answer passed by follow-through from ``source`` ("part (a)")."""
     return CARRIED_NOTE.format(source=source)
+
+
+# What a feedback page says of the hidden checks before the parts (translated in the Chinese
+# catalog like the templates below).
+FEEDBACK_INTRO = (
+    "Each part lists what was checked. Hidden checks called your functions on shapes you had not "
+    "seen and compared them with the course library (relative tolerance 10⁻⁶); a failed check says "
+    "what was expected."
+)
 
 
 # What a finding says when there is nothing to judge, as templates (str.format fields): the Chinese

@@ -77,13 +77,9 @@ def _where_checks() -> Iterable[tuple[str, str]]:
 
 
 def sources() -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """The modules whose templates and fixed messages a student may see, with them (the feedback
-    module is imported here, when asked: it imports the checks)."""
-    from roofline_grader import feedback
-
+    """The modules whose templates and fixed messages a student may see, with them."""
     return (
-        ("roofline_grader.checks.base", base.TEMPLATES),
-        ("roofline_grader.feedback", feedback.MESSAGES),
+        ("roofline_grader.checks.base", (*base.TEMPLATES, base.FEEDBACK_INTRO)),
         ("roofline_lib.selfcheck", selfcheck.MESSAGES),
         ("roofline_lib.selfcheck.answers", answers.MESSAGES),
     )

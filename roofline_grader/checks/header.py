@@ -6,7 +6,7 @@ to hand in); ``${number}``, ``${title}``, ``${question}``, ``${points}`` and ``$
 differs, taken from the problem's checks module (``TITLE``, ``QUESTION``, the sum of its parts'
 points; in Chinese ``TITLE_ZH`` and ``QUESTION_ZH``). The notebooks are bilingual: the cell is the
 English header, a rule (:data:`RULE`) and the Chinese one, as every statement cell is its English,
-the rule and its Chinese. ``python -m roofline_grader.release`` (``make release``) writes it into
+the rule and its Chinese. ``python -m roofline_grader.course.release`` (``make release``) writes it into
 each solution notebook; a test fails when a notebook's first cell is not what this renders.
 """
 

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from roofline_grader.course import Course, command_env
-from roofline_grader.release import generate
+from roofline_grader.course.release import generate
 
 from .grading_cases import ROOT, Case, cases
 
@@ -37,7 +37,7 @@ def grading_env(**extra: str) -> dict[str, str]:
 def roofline_grade(*args: str | Path, timeout: float = 600) -> subprocess.CompletedProcess[str]:
     """Run the roofline-grade command line in a subprocess."""
     return subprocess.run(
-        [sys.executable, "-m", "roofline_grader.cli", *map(str, args)],
+        [sys.executable, "-m", "roofline_grader.run.cli", *map(str, args)],
         cwd=ROOT,
         env=grading_env(),
         capture_output=True,
@@ -51,7 +51,7 @@ def grading_in_background(*args: str | Path) -> subprocess.Popen[str]:
     """The roofline-grade command line started in a subprocess, as :func:`roofline_grade` runs
     it, without waiting (its output is piped)."""
     return subprocess.Popen(
-        [sys.executable, "-m", "roofline_grader.cli", *map(str, args)],
+        [sys.executable, "-m", "roofline_grader.run.cli", *map(str, args)],
         cwd=ROOT,
         env=grading_env(),
         stdout=subprocess.PIPE,

@@ -1,8 +1,8 @@
 """An engine that grades without kernels, for testing a grading run's logic in milliseconds.
 
-:class:`FakeEngine` is a real :class:`~roofline_grader.engine.Engine`: a run hands it the tasks
+:class:`FakeEngine` is a real :class:`~roofline_grader.run.engine.Engine`: a run hands it the tasks
 and it calls ``on_result`` for each, through the same culprit isolation the process pool and the
-Dask cluster use (:func:`~roofline_grader.engine.grade_isolating_culprits`). What it "grades" is
+Dask cluster use (:func:`~roofline_grader.run.engine.grade_isolating_culprits`). What it "grades" is
 decided by the test: a student's fraction of each part's points, which tasks take their worker
 down (every time, or only when graded beside others), and after how many results the run is
 interrupted (as Ctrl-C or SIGTERM would).
@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from roofline_grader.engine import Job, OnResult, grade_isolating_culprits
+from roofline_grader.intake.discover import Task
 from roofline_grader.results import (
     PartResult,
     ProblemKind,
@@ -24,7 +24,8 @@ from roofline_grader.results import (
     SubmissionProblem,
     SubmissionResult,
 )
-from roofline_grader.worker import Settings, Task
+from roofline_grader.run.engine import Job, OnResult, grade_isolating_culprits
+from roofline_grader.run.worker import Settings
 
 
 def _missing(task: Task) -> SubmissionProblem:

@@ -1,7 +1,7 @@
 """JupyterLab started as a student starts it, for the lab tests: kit/start_lab.py on a copy of a
 release, with a port and a token.
 
-:func:`running_lab` runs what ``make lab`` runs (``python -m roofline_grader.lab``, then the
+:func:`running_lab` runs what ``make lab`` runs (``python -m roofline_grader.course.lab``, then the
 launcher with the repository as course configuration) or, with ``course_config=False``, what the
 student kit runs (the launcher alone), in a temporary folder with its own grading workspace,
 runtime and JupyterLab workspaces. The server's output goes to ``lab.log`` in that folder.
@@ -61,7 +61,7 @@ class Lab:
     base: Path
     work: Path
     published: str
-    """What ``python -m roofline_grader.lab`` printed (empty for the kit)."""
+    """What ``python -m roofline_grader.course.lab`` printed (empty for the kit)."""
 
     @property
     def log(self) -> Path:
@@ -152,7 +152,7 @@ def running_lab(base: Path, release: Path, *, course_config: bool = True) -> Ite
     published = ""
     if course_config:
         run = subprocess.run(
-            [sys.executable, "-m", "roofline_grader.lab"],
+            [sys.executable, "-m", "roofline_grader.course.lab"],
             cwd=ROOT,
             env=env,
             capture_output=True,

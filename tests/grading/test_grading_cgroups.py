@@ -2,7 +2,7 @@
 
 cgroup v2 lets a process enable controllers only in a folder that holds no processes of its own,
 and move a process only within a subtree it may write to. These tests lay out hierarchies as
-plain folders and check the folder :mod:`roofline_grader.cgroups` picks in each.
+plain folders and check the folder :mod:`roofline_grader.kernel.cgroups` picks in each.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from roofline_grader import cgroups
+from roofline_grader.kernel import cgroups
 
 
 def _cgroup(folder: Path, offered: str = "memory pids", procs: str = "") -> Path:

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from roofline_grader import feedback
 from roofline_grader.checks import catalog
 from roofline_grader.checks.base import Cause, Finding, carried_note
 from roofline_grader.checks.problem3 import curve_hint
 from roofline_grader.checks.problem7 import SET_CRITICAL_D_HINT
+from roofline_grader.outputs import feedback
 from roofline_lib.selfcheck import VisibleCheckError, visible_checks
 from roofline_lib.selfcheck.i18n import (
     Catalog,

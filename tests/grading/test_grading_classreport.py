@@ -1,4 +1,4 @@
-"""What the class got wrong (roofline_grader.classreport): findings that keep their cause and their
+"""What the class got wrong (roofline_grader.outputs.classreport): findings that keep their cause and their
 factor, clusters of students on hand-made results with real findings, report.html and report.txt;
 then the shared graded run's report.html, which must name every planted mistake with its student."""
 
@@ -18,7 +18,7 @@ from roofline_grader.checks.base import (
     compare,
     constant_ratio,
 )
-from roofline_grader.classreport import (
+from roofline_grader.outputs.classreport import (
     MISTAKE_KINDS,
     ClassSummary,
     Kind,

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from roofline_grader.cluster import QUIET_DASK
+from roofline_grader.run.cluster import QUIET_DASK
 from tests.processes import dies_with_parent
 
 from .conftest import (
@@ -283,7 +283,7 @@ def test_a_notebook_that_kills_its_workers_fails_alone_with_the_reason(
         [
             sys.executable,
             "-m",
-            "roofline_grader.cli",
+            "roofline_grader.run.cli",
             submissions,
             *_options(workspace, "--cluster", "local:2", "--no-sandbox"),
         ],

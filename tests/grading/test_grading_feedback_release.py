@@ -21,7 +21,7 @@ import nbformat
 import pytest
 from nbgrader.utils import get_username, notebook_hash
 
-from roofline_grader.config import COURSE_ID
+from roofline_grader.course.config import COURSE_ID
 
 from .conftest import grade_quietly, grading_env, roofline_grade
 from .conftest import nbgrader as run_nbgrader
@@ -142,7 +142,7 @@ def test_release_feedback_to_a_missing_exchange_stops_before_grading(tmp_path: P
 
 
 def test_every_page_not_released_is_counted_and_the_first_named() -> None:
-    from roofline_grader.exchange import NO_SECRET, SHOWN, FeedbackRelease, Unreleased
+    from roofline_grader.outputs.exchange import NO_SECRET, SHOWN, FeedbackRelease, Unreleased
 
     missing = tuple(Unreleased(f"s{i}", "problem1", NO_SECRET) for i in range(SHOWN + 5))
     lines = FeedbackRelease(Path("/x"), (), missing).lines()

@@ -1,7 +1,7 @@
 """``make formgrader`` in headless Chromium, as an instructor grading the written answers sees it.
 
 A class of three is graded with the real ``roofline-grade`` (tests/grading/test_grading_manual.py's
-:func:`small_class`), then ``python -m roofline_grader.formgrader`` (what ``make formgrader``
+:func:`small_class`), then ``python -m roofline_grader.handgrading.formgrader`` (what ``make formgrader``
 runs) serves nbgrader's formgrader on that workspace. In the browser, with every request to
 another host refused and recorded: the Manage Assignments page shows no exchange warning; alice's
 Problem 4 shows her answer with its math typeset by MathJax, the model answer and the rubric
@@ -98,7 +98,13 @@ def formgrader(tmp_path_factory: pytest.TempPathFactory, release: Path) -> Itera
     assert run.returncode == 0, run.stderr[-3000:]
     assert not (workspace / "exchange").exists(), "the launcher is what creates it"
     port, log = _free_port(), base / "formgrader.log"
-    command = [sys.executable, "-m", "roofline_grader.formgrader", "--workspace", str(workspace)]
+    command = [
+        sys.executable,
+        "-m",
+        "roofline_grader.handgrading.formgrader",
+        "--workspace",
+        str(workspace),
+    ]
     command += ["--port", str(port), "--token", TOKEN, "--no-browser"]
     with log.open("w") as out:
         server = subprocess.Popen(

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from roofline_grader.intake import IntakeError, discover, normalize
-from roofline_grader.progress import Progress, Tally, format_duration
+from roofline_grader.intake.discover import IntakeError, discover, normalize
+from roofline_grader.outputs.tally import Tally, format_duration
 from roofline_grader.results import ProblemKind, Status, SubmissionProblem, SubmissionResult
+from roofline_grader.run.progress import Progress
 
 ASSIGNMENTS = ("problem1", "problem2")
 
@@ -149,7 +150,7 @@ def test_a_symlinked_notebook_or_folder_is_reported_and_not_followed(tmp_path: P
 
 
 def test_grades_csv_never_holds_a_spreadsheet_formula(tmp_path: Path) -> None:
-    from roofline_grader.report import spreadsheet_safe, write_csv
+    from roofline_grader.outputs.report import spreadsheet_safe, write_csv
 
     rows = [['=HYPERLINK("http://x")', "2"], ["+1+1", "-1"], ["@SUM(A1)", "1.5"], ["-x", ""]]
     write_csv(tmp_path / "grades.csv", ["student_id", "total"], rows)
@@ -161,7 +162,7 @@ def test_grades_csv_never_holds_a_spreadsheet_formula(tmp_path: Path) -> None:
 
 
 def test_a_student_id_too_long_for_a_file_name_still_gets_a_feedback_page() -> None:
-    from roofline_grader.feedback import feedback_file_name
+    from roofline_grader.outputs.feedback import feedback_file_name
 
     long_a, long_b = "a" * 251, "a" * 250 + "b"
     names = {feedback_file_name(long_a), feedback_file_name(long_b)}

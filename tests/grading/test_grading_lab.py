@@ -22,7 +22,7 @@ import pytest
 from ipykernel.ipkernel import IPythonKernel
 from jupyter_client.kernelspec import KernelSpecManager
 
-from roofline_grader.release import KERNELSPEC, LANGUAGE_INFO
+from roofline_grader.course.release import KERNELSPEC, LANGUAGE_INFO
 
 from .grading_cases import ASSIGNMENTS, ROOT, solved
 from .lab_server import LAUNCHER, Lab, load_launcher, running_lab
@@ -107,7 +107,7 @@ def test_the_release_names_ipykernels_kernel_and_language_but_no_python_version(
     release: Path,
 ) -> None:
     """A plain venv's kernel and ``make setup``'s are ipykernel's own; the version is the
-    student's Python, filled in by the launcher (see roofline_grader.release.LANGUAGE_INFO)."""
+    student's Python, filled in by the launcher (see roofline_grader.course.release.LANGUAGE_INFO)."""
     expected_language = {k: v for k, v in IPythonKernel.language_info.items() if k != "version"}
     default_spec = ipykernel.kernelspec.get_kernel_dict()
     for assignment in ASSIGNMENTS:
@@ -129,7 +129,7 @@ def test_make_lab_runs_the_launcher_on_the_work_folder() -> None:
     recipe = subprocess.run(
         ["make", "-n", "lab"], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout.splitlines()
-    assert any("-m roofline_grader.lab" in line for line in recipe), recipe
+    assert any("-m roofline_grader.course.lab" in line for line in recipe), recipe
     launch = [line for line in recipe if "kit/start_lab.py" in line]
     assert len(launch) == 1, recipe
     assert "--exercises exercises --work work" in launch[0]

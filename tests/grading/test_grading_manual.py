@@ -20,9 +20,9 @@ import pytest
 from nbgrader.api import Gradebook
 
 from roofline_grader.course import Course
-from roofline_grader.gradebook import solutions_fingerprint
-from roofline_grader.manual import COLUMNS, spreadsheet_text
-from roofline_grader.rubric import RUBRICS_FILE, RubricError, hand_parts, parse_rubrics
+from roofline_grader.course.rubric import RUBRICS_FILE, RubricError, hand_parts, parse_rubrics
+from roofline_grader.handgrading.manual import COLUMNS, spreadsheet_text
+from roofline_grader.outputs.gradebook import solutions_fingerprint
 
 from .conftest import grade_quietly
 from .grading_cases import ROOT, Case, release_notebook, solved

@@ -9,7 +9,7 @@ import pytest
 from nbgrader.api import Gradebook
 
 from roofline_grader.course import Course
-from roofline_grader.gradebook import build_template
+from roofline_grader.outputs.gradebook import build_template
 
 from .conftest import grading_env, nbgrader
 from .grading_cases import cases

@@ -23,9 +23,9 @@ from typing import Any
 import nbformat
 import pytest
 
-from roofline_grader import sandbox
 from roofline_grader.course import command_env
-from roofline_grader.sandbox import KernelHome, SandboxUnavailableError
+from roofline_grader.kernel import sandbox
+from roofline_grader.kernel.sandbox import KernelHome, SandboxUnavailableError
 
 from .conftest import CELL_TIMEOUT_S, roofline_grade
 from .grading_cases import ROOT, Case, code, problem1_full, solved
@@ -269,7 +269,7 @@ def _attacker(release: Path, student: str, attack: str) -> Case:
 
 GRADED_BY = {"pool": ("--jobs", "2"), "cluster": ("--cluster", "local:2")}
 """The hostile class is graded twice: by the process pool, and by a Dask cluster's worker
-processes (roofline_grader.cluster), whose kernels must be just as sealed."""
+processes (roofline_grader.run.cluster), whose kernels must be just as sealed."""
 
 
 @pytest.fixture(scope="module", params=list(GRADED_BY))
@@ -454,7 +454,7 @@ def _alive(pid: int) -> bool:
 
 def _scratch_of(*pids: int) -> list[Path]:
     """The scratch folders and cgroups that processes ``pids`` made."""
-    from roofline_grader import cgroups
+    from roofline_grader.kernel import cgroups
 
     roots = {sandbox.scratch_root(), Path("/tmp")}
     folders = [p for r in roots for pid in pids for p in r.glob(f"roofline-*-{pid}-*")]
@@ -475,7 +475,7 @@ def test_a_killed_run_leaves_no_process_and_no_scratch(
         [
             sys.executable,
             "-m",
-            "roofline_grader.cli",
+            "roofline_grader.run.cli",
             str(submissions),
             "--out",
             str(tmp_path / "ws"),
@@ -530,7 +530,7 @@ def _cmdline(pid: int) -> str:
 
 
 async def _run_in_kernel(home: KernelHome, source: str) -> str:
-    from roofline_grader import warm
+    from roofline_grader.kernel import warm
 
     kernel, km = await warm.launch(home, "python3")
     client = km.client()
@@ -568,7 +568,7 @@ def test_the_grader_refuses_messages_too_large_for_its_memory() -> None:
 
     import zmq
 
-    from roofline_grader import warm
+    from roofline_grader.kernel import warm
 
     async def socket_limits() -> list[int]:
         home = KernelHome("on")

@@ -3,7 +3,7 @@
 Two users are created for the test (``useradd``, removed afterwards): an instructor and a student,
 each with a home of their own. The exchange is one folder with the permissions nbgrader documents
 (world-writable; "Exchanging assignment files" in nbgrader's user guide) plus the sticky bit
-(roofline_grader.exchange.EXCHANGE_MODE). The instructor releases problem1 with the course's
+(roofline_grader.outputs.exchange.EXCHANGE_MODE). The instructor releases problem1 with the course's
 nbgrader_config.py, the exchange named by $ROOFLINE_EXCHANGE; the student, configured as nbgrader's
 docs show (``~/.jupyter/nbgrader_config.py`` with ``c.Exchange.root`` and the course id), fetches,
 answers and submits; the instructor collects; root grades and releases the feedback, as CI and
@@ -37,8 +37,8 @@ from pathlib import Path
 
 import pytest
 
-from roofline_grader.config import COURSE_ID
-from roofline_grader.exchange import EXCHANGE_MODE
+from roofline_grader.course.config import COURSE_ID
+from roofline_grader.outputs.exchange import EXCHANGE_MODE
 
 from .conftest import grade_quietly
 from .grading_cases import ROOT

@@ -13,9 +13,8 @@ from pathlib import Path
 import pytest
 
 from roofline_grader.checks import PROBLEMS
-from roofline_grader.exports import canvas_rows, moodle_rows
-from roofline_grader.intake import IntakeError, NothingToGradeError, Why, discover
-from roofline_grader.lms import (
+from roofline_grader.intake.discover import IntakeError, NothingToGradeError, Why, discover
+from roofline_grader.intake.lms import (
     Layout,
     name_keys,
     parse_canvas,
@@ -24,8 +23,9 @@ from roofline_grader.lms import (
     problem_of,
     safe_student_id,
 )
+from roofline_grader.intake.roster import RosterError, read_roster
+from roofline_grader.outputs.exports import canvas_rows, moodle_rows
 from roofline_grader.results import ProblemKind
-from roofline_grader.roster import RosterError, read_roster
 
 CANVAS_COLUMNS = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
 ASSIGNMENTS = tuple(PROBLEMS)  # the course's problems, from the checks registry

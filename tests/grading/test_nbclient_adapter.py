@@ -1,5 +1,5 @@
 """The one place the sealed executor touches nbclient's and nbconvert's private API
-(roofline_grader.nbclient_adapter): pinned to the versions it was read against, and checked to do
+(roofline_grader.kernel.nbclient_adapter): pinned to the versions it was read against, and checked to do
 what SealedExecute relies on, without a kernel."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from nbclient.client import NotebookClient
 from nbconvert.preprocessors import ExecutePreprocessor
 from nbformat.v4 import new_code_cell, new_notebook
 
-from roofline_grader.execute import SealedExecute
-from roofline_grader.nbclient_adapter import (
+from roofline_grader.kernel.execute import SealedExecute
+from roofline_grader.kernel.nbclient_adapter import (
     CHECKED_WITH,
     RECHECK,
     AdaptedExecute,
@@ -24,7 +24,7 @@ from roofline_grader.nbclient_adapter import (
 def test_the_private_api_is_pinned_to_the_versions_it_was_read_against() -> None:
     installed = installed_versions()
     assert installed == CHECKED_WITH, (
-        f"nbclient/nbconvert changed: installed {installed}, roofline_grader.nbclient_adapter was "
+        f"nbclient/nbconvert changed: installed {installed}, roofline_grader.kernel.nbclient_adapter was "
         f"checked against {CHECKED_WITH}. {RECHECK} Then update CHECKED_WITH."
     )
 

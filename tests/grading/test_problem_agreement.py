@@ -28,9 +28,9 @@ from roofline_grader.checks import REGISTRY, Part, Problem, header, make_plan
 from roofline_grader.checks.agreement import disagreements
 from roofline_grader.checks.registry import discover
 from roofline_grader.course import Course
+from roofline_grader.course.release import generate, write_headers
+from roofline_grader.course.release import main as release_main
 from roofline_grader.hidden import collect
-from roofline_grader.release import generate, write_headers
-from roofline_grader.release import main as release_main
 
 from .grading_cases import ROOT
 

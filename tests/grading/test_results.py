@@ -11,9 +11,9 @@ import pytest
 
 from roofline_grader.checks import PROBLEMS, Finding
 from roofline_grader.checks.base import Cause
-from roofline_grader.journal import Journal
-from roofline_grader.progress import Tally
-from roofline_grader.report import Report
+from roofline_grader.intake.discover import Task
+from roofline_grader.outputs.report import Report
+from roofline_grader.outputs.tally import Tally
 from roofline_grader.results import (
     Event,
     PartResult,
@@ -23,8 +23,8 @@ from roofline_grader.results import (
     SubmissionResult,
     Verdict,
 )
-from roofline_grader.schedule import draws_figure, longest_first, median_seconds
-from roofline_grader.worker import Task
+from roofline_grader.run.journal import Journal
+from roofline_grader.run.schedule import draws_figure, longest_first, median_seconds
 
 WRONG = Finding("bytes_loaded on 12 shapes", False, "count both operands", Cause.WRONG, 2.0)
 

@@ -27,11 +27,12 @@ from typing import Any
 import pytest
 
 from roofline_grader.course import Course
-from roofline_grader.engine import CULPRIT_DETAIL, grade_isolating_culprits
-from roofline_grader.gradebook import build_template
+from roofline_grader.intake.discover import Task
+from roofline_grader.outputs.gradebook import build_template
 from roofline_grader.results import ProblemKind, Status
-from roofline_grader.runner import Options, grade_submissions
-from roofline_grader.worker import Settings, Task
+from roofline_grader.run.engine import CULPRIT_DETAIL, grade_isolating_culprits
+from roofline_grader.run.runner import Options, grade_submissions
+from roofline_grader.run.worker import Settings
 from tests.conftest import ROOT
 
 from .fake_engine import FakeEngine
@@ -212,7 +213,7 @@ import sys, warnings
 from pathlib import Path
 
 warnings.filterwarnings("ignore")
-import roofline_grader.runner as runner
+import roofline_grader.run.runner as runner
 from roofline_grader.course import Course
 from tests.grading.fake_engine import FakeEngine
 

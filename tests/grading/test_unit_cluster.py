@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from roofline_grader.cluster import ClusterSpec, parse_cluster
+from roofline_grader.run.cluster import ClusterSpec, parse_cluster
 
 from .grading_cases import ROOT
 
@@ -44,8 +44,8 @@ def test_anything_else_names_the_option_and_the_allowed_forms(text: str) -> None
 
 def test_without_cluster_dask_is_not_imported() -> None:
     code = (
-        "import sys, roofline_grader.cli, roofline_grader.runner, roofline_grader.cluster\n"
-        "roofline_grader.cli.parser().parse_args(['subs'])\n"
+        "import sys, roofline_grader.run.cli, roofline_grader.run.runner, roofline_grader.run.cluster\n"
+        "roofline_grader.run.cli.parser().parse_args(['subs'])\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))"
     )
     run = subprocess.run(

@@ -1,4 +1,4 @@
-"""roofline_grader.integrity on tiny in-memory notebooks: what a submission changed in the cells it
+"""roofline_grader.intake.integrity on tiny in-memory notebooks: what a submission changed in the cells it
 was given (described in words), the check cells it lost (put back), the flags it changed and the
 text nbgrader cannot read (repaired). Milliseconds each; the end-to-end cases are in
 grading_cases.py."""
@@ -11,7 +11,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell
 
-from roofline_grader.integrity import (
+from roofline_grader.intake.integrity import (
     CellInfo,
     describe_changes,
     repair_cells,

@@ -1,4 +1,4 @@
-"""roofline_grader.journal in a temporary directory: what it records, what a rerun resumes from, and
+"""roofline_grader.run.journal in a temporary directory: what it records, what a rerun resumes from, and
 what it refuses (a record of another grader or another notebook, a torn or foreign file), so that
 an interrupted run, rerun, leaves no student missing and none counted twice. Milliseconds each;
 the end-to-end resume is in test_grading_resume.py."""
@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from roofline_grader.journal import Journal, grader_key
+from roofline_grader.intake.discover import Task
 from roofline_grader.results import PartResult, Status, SubmissionResult
-from roofline_grader.worker import Task
+from roofline_grader.run.journal import Journal, grader_key
 
 
 def _task(key: str = "alice-problem1", fingerprint: str = "sha-1") -> Task:

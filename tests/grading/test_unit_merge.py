@@ -1,5 +1,5 @@
 """Merging results into the master gradebook in batches leaves it exactly as merging them one at
-a time does (roofline_grader.gradebook.merge_all against merge): every submission's scores,
+a time does (roofline_grader.outputs.gradebook.merge_all against merge): every submission's scores,
 hand-grading flags, automatic comments and time, and no row more or less, for new submissions
 (created whole, in bulk) and for ones the gradebook already has (updated), hand scores kept.
 No kernel: the results are a worker's, made up (tests/grading/fake_engine.py)."""
@@ -16,7 +16,8 @@ import pytest
 from nbgrader.api import Comment, Grade, Gradebook, SubmittedAssignment, SubmittedNotebook
 
 from roofline_grader.course import Course
-from roofline_grader.gradebook import (
+from roofline_grader.intake.discover import Task
+from roofline_grader.outputs.gradebook import (
     build_template,
     merge,
     merge_all,
@@ -24,7 +25,7 @@ from roofline_grader.gradebook import (
     release_index,
 )
 from roofline_grader.results import SubmissionResult
-from roofline_grader.worker import Settings, Task
+from roofline_grader.run.worker import Settings
 
 from .fake_engine import fake_result
 

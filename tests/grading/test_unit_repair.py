@@ -1,4 +1,4 @@
-"""roofline_grader.repair.KeepLastDuplicate on two or three in-memory cells, as nbgrader tests its
+"""roofline_grader.intake.repair.KeepLastDuplicate on two or three in-memory cells, as nbgrader tests its
 DeduplicateIds (nbgrader/tests/preprocessors/test_deduplicateids.py): of the cells sharing a grade
 id the last stays graded, and the others lose their nbgrader metadata entirely, so that nbgrader's
 own sanitizing steps after it find nothing to choke on."""
@@ -13,7 +13,7 @@ from nbformat import NotebookNode
 from nbformat.v4 import new_code_cell, new_notebook
 from nbgrader.preprocessors import DeduplicateIds
 
-from roofline_grader.repair import KeepLastDuplicate
+from roofline_grader.intake.repair import KeepLastDuplicate
 
 from .tiny_notebooks import answer_cell, check_cell, grade_ids, read_only_cell
 

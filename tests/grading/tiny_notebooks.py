@@ -11,7 +11,7 @@ import nbformat
 from nbformat import NotebookNode
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from roofline_grader.integrity import CellInfo, release_cells
+from roofline_grader.intake.integrity import CellInfo, release_cells
 
 
 def nbgrader_cell(

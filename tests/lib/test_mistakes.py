@@ -18,7 +18,7 @@ from roofline_lib.mistakes import (
 
 
 def test_the_class_report_uses_the_library_catalogue() -> None:
-    from roofline_grader import classreport
+    from roofline_grader.outputs import classreport
 
     assert classreport.describe_factor is describe_factor
 

@@ -1,0 +1,219 @@
+"""The run's outputs for the instructor: grades.csv and the report of submissions with problems.
+
+grades.csv has one row per student and these columns, in order:
+
+* ``student_id``;
+* for each problem, one column per part, named by the part's grade id (``p1a_bytes``, …), then the
+  problem's total (``problem1``);
+* ``total`` (the student's points) and ``max`` (the points available).
+
+A part awaiting grading by hand is left empty and counts as nothing in the totals until it is
+graded (in nbgrader's formgrader, on the workspace) and roofline-grade is run again.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from nbgrader.api import Gradebook
+
+from roofline_grader.intake.integrity import CellInfo
+from roofline_grader.outputs.classreport import ClassSummary, text_lines
+from roofline_grader.outputs.gradebook import submission_scores
+from roofline_grader.outputs.tally import Tally, format_duration
+from roofline_grader.results import ProblemKind, SubmissionProblem, SubmissionResult
+
+if TYPE_CHECKING:
+    from roofline_grader.intake.discover import Unplaced
+
+
+def fmt(value: float | None) -> str:
+    """A score for the table: '2', '1.5', or '' when there is none yet."""
+    return "" if value is None else f"{value:g}"
+
+
+def grade_parts(index: Mapping[str, list[CellInfo]]) -> list[tuple[str, str, float]]:
+    """(assignment, grade id, points) of every grade cell, in course order."""
+    return [
+        (assignment, cell["grade_id"], float(cell["points"] or 0))
+        for assignment, cells in index.items()
+        for cell in cells
+        if cell["grade"]
+    ]
+
+
+def grade_table(
+    gb: Gradebook, students: Sequence[str], index: Mapping[str, list[CellInfo]]
+) -> tuple[list[str], list[list[str]]]:
+    """The header and rows of grades.csv, from the master gradebook (manual scores included)."""
+    parts = grade_parts(index)
+    header = ["student_id"]
+    for assignment in index:
+        header += [gid for a, gid, _ in parts if a == assignment] + [assignment]
+    header += ["total", "max"]
+    maximum = sum(points for _, _, points in parts)
+    rows = []
+    for student in students:
+        row, total = [student], 0.0
+        for assignment in index:
+            scores = submission_scores(gb, assignment, student)
+            subtotal = 0.0
+            for a, gid, _ in parts:
+                if a != assignment:
+                    continue
+                score = scores.get(gid, {}).get("score", 0.0) if scores else 0.0
+                row.append(fmt(score))
+                subtotal += score or 0.0
+            row.append(fmt(subtotal))
+            total += subtotal
+        rows.append([*row, fmt(total), fmt(maximum)])
+    return header, rows
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""A spreadsheet reads a cell that starts with one of these as a formula (CSV injection)."""
+
+
+def spreadsheet_safe(cell: str) -> str:
+    """``cell`` as a spreadsheet shows it literally: text that would start a formula is prefixed
+    with an apostrophe (OWASP's advice for CSV injection); numbers are left alone."""
+    text = str(cell)
+    if text.startswith(FORMULA_STARTS):
+        try:
+            float(text)
+        except ValueError:
+            return "'" + text
+    return text
+
+
+def write_csv(path: Path, header: list[str], rows: list[list[str]]) -> None:
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        writer = csv.writer(fh)
+        writer.writerow([spreadsheet_safe(c) for c in header])
+        writer.writerows([[spreadsheet_safe(c) for c in row] for row in rows])
+
+
+@dataclass
+class Report:
+    """What a run did, and every submission that had a problem and why."""
+
+    workspace: Path
+    students: Sequence[str]
+    results: list[SubmissionResult]
+    graded_now: int
+    seconds: float
+    jobs: int
+    sandbox: str
+    feedback_pages: int
+    tally: Tally
+    points: Mapping[tuple[str, str], float] = field(default_factory=dict)
+    """Per (student, assignment), the points in the gradebook: automatic and hand scores."""
+    tampered: bool = False
+    class_summary: ClassSummary | None = None
+    """What the class got wrong (roofline_grader.outputs.classreport), also written to report.html."""
+    feedback_notes: Sequence[str] = ()
+    feedback_release: Mapping[str, Any] | None = None
+    hand_notes: Sequence[str] = ()
+    cluster_notes: Sequence[str] = ()
+    """The Dask cluster and each worker's throughput (roofline-grade --cluster); empty without."""
+    cluster: Mapping[str, Any] | None = None
+    """The same for report.json (roofline_grader.run.cluster.ClusterSession.as_json); None without."""
+    """What --manual-scores applied and --manual-sheet wrote (roofline_grader.handgrading.manual)."""
+    intake_notes: Sequence[str] = ()
+    """The input's layout and the LMS grade files written (roofline_grader.outputs.exports)."""
+    unplaced: Sequence[Unplaced] = ()
+    """Every file of the submissions that was not graded, and why (roofline_grader.intake.discover)."""
+    lines: list[str] = field(default_factory=list)
+
+    def problem_rows(self) -> list[tuple[str, str, SubmissionProblem]]:
+        """(student, assignment, problem) for every problem met, in input order."""
+        return [(r.student, r.assignment, p) for r in self.results for p in r.problems]
+
+    def text(self) -> str:
+        n = len(self.results)
+        assignments = len({r.assignment for r in self.results})
+        lines = [
+            f"roofline-grade: {len(self.students)} students × {assignments} problems = {n} "
+            f"submissions; {self.graded_now} graded now, {n - self.graded_now} unchanged since the "
+            f"last run; {format_duration(self.seconds)} with {self.jobs} worker(s).",
+            f"Kernel sandbox: {self.sandbox}.",
+            *self.cluster_notes,
+            f"Grades: {self.workspace / 'grades.csv'}",
+            f"Feedback: {self.workspace / 'feedback'} ({self.feedback_pages} students)",
+            *self.feedback_notes,
+            *self.hand_notes,
+            *self.intake_notes,
+        ]
+        if self.tampered:
+            lines.append(
+                "WARNING: the course's files (roofline_lib, roofline_grader or solutions/) changed "
+                "while grading; check them with git status and grade again."
+            )
+        lines.append(f"In all: {self.tally.words()}.")
+        pending = {gid: n for gid, n in self.tally.by_hand.items() if n}
+        if pending:
+            parts = ", ".join(f"{gid} ({count})" for gid, count in sorted(pending.items()))
+            lines.append(
+                f"Awaiting grading by hand: {parts}. Grade them in nbgrader's formgrader (make "
+                f"formgrader OUT={self.workspace}) or in a spreadsheet (--manual-sheet FILE, then "
+                "--manual-scores FILE), then run roofline-grade again to update grades.csv."
+            )
+        missing: dict[str, list[str]] = {}
+        by_submission: dict[tuple[str, str], list[SubmissionProblem]] = {}
+        for student, assignment, problem in self.problem_rows():
+            if problem.kind is ProblemKind.MISSING_NOTEBOOK:
+                missing.setdefault(student, []).append(assignment)
+            else:
+                by_submission.setdefault((student, assignment), []).append(problem)
+        lines.append("")
+        if missing:
+            lines.append(f"Missing notebooks, scored 0 ({sum(map(len, missing.values()))}):")
+            lines += [f"  {student}: {', '.join(items)}" for student, items in missing.items()]
+        if not by_submission:
+            lines.append("No submission had a problem.")
+        else:
+            lines.append(f"Submissions with problems ({len(by_submission)}):")
+            results = {(r.student, r.assignment): r for r in self.results}
+            for (student, assignment), items in by_submission.items():
+                result = results[(student, assignment)]
+                got = self.points.get((student, assignment), result.auto_points)
+                lines.append(
+                    f"  {student} / {assignment} (scored {got:g} of {result.max_points:g}):"
+                )
+                for p in items:
+                    lines.append(f"    - {p.kind.words}: {p.where}{p.detail}")
+        if self.unplaced:
+            lines += ["", f"Files not graded ({len(self.unplaced)}):"]
+            lines += [f"  {u.file}\n    - {u.why.value}: {u.detail}" for u in self.unplaced]
+        if self.class_summary is not None:
+            lines += ["", *text_lines(self.class_summary, self.workspace / "report.html")]
+        return "\n".join(lines) + "\n"
+
+    def write_json(self, path: Path) -> None:
+        data = {
+            "students": list(self.students),
+            "graded_now": self.graded_now,
+            "seconds": round(self.seconds, 2),
+            "jobs": self.jobs,
+            "sandbox": self.sandbox,
+            "cluster": self.cluster,
+            "submissions": self.tally.submissions,
+            "with_problems": self.tally.with_problems,
+            "missing": self.tally.missing,
+            "awaiting_by_hand": dict(self.tally.by_hand),
+            "feedback_release": self.feedback_release,
+            "unplaced": [
+                {"file": u.file, "why": u.why.name.lower(), "detail": u.detail}
+                for u in self.unplaced
+            ],
+            "problems": [
+                {"student": s, "assignment": a, "kind": p.kind.value, "detail": p.where + p.detail}
+                for s, a, p in self.problem_rows()
+            ],
+        }
+        path.write_text(json.dumps(data, indent=1), encoding="utf-8")
