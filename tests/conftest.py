@@ -12,8 +12,12 @@ scripts first on PATH, MPLBACKEND=Agg) after its set-up. Here:
   grading sandbox (bubblewrap; ``make sandbox``). Without the sandbox, the end-to-end grading
   tests are skipped, saying what to run; in CI (``CI=true``) they run, and fail, never skip.
 
-`make test` spreads the tests over two workers (``-n 2 --dist loadgroup``); a plain pytest runs
-the same tests one after another. A run stopped by SIGTERM tears its fixtures down as after a
+`make test` spreads the tests over workers (``--dist loadgroup``); a plain pytest runs the same
+tests one after another. A slow test runs on the worker of its module (an ``xdist_group`` named
+after the module, unless it names a group of its own): a module's fixtures (a graded class, a
+server, a browser) are then made once, and the modules spread over the workers. Fixtures shared
+by several modules (the book's build, the graded class of tests/grading) are made once per run
+under a file lock. A run stopped by SIGTERM tears its fixtures down as after a
 Ctrl-C, and the servers the tests start die with the process that started them
 (tests/processes.py), so a stopped run leaves no server behind.
 """
@@ -74,13 +78,21 @@ SLOW_FIXTURES = frozenset(
 that uses one is in the slow tier (``make test``, not ``make check``) even if it is not marked."""
 
 
+def module_group(item: pytest.Item) -> str:
+    """The xdist group of a slow test: its module's path under tests/ ('grading/test_grading_run')."""
+    return item.path.relative_to(ROOT / "tests").with_suffix("").as_posix()
+
+
 @pytest.hookimpl(tryfirst=True)  # before ``-m "not slow"`` deselects by marker
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Put every test that uses a :data:`SLOW_FIXTURES` fixture in the slow tier; outside CI,
-    skip the end-to-end grading tests when the grading sandbox is not set up."""
+    """Put every test that uses a :data:`SLOW_FIXTURES` fixture in the slow tier, and every slow
+    test without a group of its own in its module's group; outside CI, skip the end-to-end
+    grading tests when the grading sandbox is not set up."""
     for item in items:
         if SLOW_FIXTURES.intersection(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
+        if item.get_closest_marker("slow") and not item.get_closest_marker("xdist_group"):
+            item.add_marker(pytest.mark.xdist_group(module_group(item)))
     if in_ci() or not sys.platform.startswith("linux"):
         return
     lacking = ensure_sandbox.missing()

@@ -3,9 +3,9 @@ browser over it.
 
 Both are made once per run even when pytest-xdist spreads the tests over several workers: the
 first worker to need them builds under a file lock in the run's shared temporary folder, and the
-others wait and reuse the result. (The tests are also marked ``xdist_group("book")``, but with
-pytest 9 and pytest-xdist 3.8 ``--dist loadgroup`` no longer keeps a group on one worker, so the
-lock is what guarantees a single build.)
+others wait and reuse the result. (Each test module runs on one worker, tests/conftest.py's
+``xdist_group`` per module; the modules spread over the workers, so the lock is what guarantees
+a single build.)
 
 While working on the tests themselves, ``ROOFLINE_BOOK_REUSE=/path/to/output`` makes them inspect
 an earlier build (made by ``python -m tests.book.site OUTPUT`` or a previous run) instead of

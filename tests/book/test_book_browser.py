@@ -20,7 +20,7 @@ from tests.book.browser import (
 )
 from tests.book.site import SCREENSHOTS, BookBuild, toc_pages
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("book")]
+pytestmark = pytest.mark.slow
 
 EXPLORER_PAGE = "book/03_roofline_chart"
 

@@ -11,7 +11,7 @@ import yaml
 from tests.book.site import ROOT, BookBuild, toc_pages
 from tools import book as book_tool
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("book")]
+pytestmark = pytest.mark.slow
 
 # a script or stylesheet fetched from another host (links to sources are fine: they are <a>)
 _REMOTE_ASSET = re.compile(

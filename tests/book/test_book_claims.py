@@ -16,7 +16,7 @@ from roofline_lib.fmt import format_number, format_percent
 from roofline_lib.transformer import get_model
 from tests.book.test_book_numbers import _article, _rendered
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("book")]
+pytestmark = pytest.mark.slow
 
 
 def _text(html: Path, page: str) -> str:

@@ -40,7 +40,7 @@ from tests.book.browser import DESKTOP, PHONE, collect_errors, local_site, requi
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("book")]
+pytestmark = pytest.mark.slow
 
 EXPLORER_PAGE = "book/03_roofline_chart"
 REUSING_PAGES = (

@@ -16,7 +16,7 @@ from nbclient import NotebookClient
 
 from tests.book.site import ROOT, book_env, sphinx_build, sphinx_project, toc_pages
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("book")]
+pytestmark = pytest.mark.slow
 
 NOTEBOOK_TIMEOUT_S = 300
 

@@ -25,7 +25,7 @@ import roofline_lib as rl
 from tests.book.expected import ERRATA, EXPECTED
 from tests.book.site import BookBuild, page_glue_references, toc_pages
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("book")]
+pytestmark = pytest.mark.slow
 
 
 @cache

@@ -20,7 +20,7 @@ from tests.book.prose import (
 )
 from tests.book.site import toc_pages
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("book")]
+pytestmark = pytest.mark.slow
 
 
 @pytest.mark.parametrize("page", toc_pages())

@@ -26,7 +26,7 @@ from roofline_lib.mfu import TrainingFlops
 from roofline_lib.transformer import get_model
 from tests.book.browser import local_site, require_chromium
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("book")]
+pytestmark = pytest.mark.slow
 
 CONCEPT_PAGES = (
     "book/01_where_the_time_goes",

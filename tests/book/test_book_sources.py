@@ -25,7 +25,7 @@ from tests.book.expected import ERRATUM_SOURCES, EXPECTED, RECONCILIATION_PAIRS
 from tests.book.site import toc_pages
 from tests.book.test_book_numbers import _article
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("book")]
+pytestmark = pytest.mark.slow
 
 ERRATA_PAGE = "book/12_errata_and_sources"
 ORIGINAL_URL = "https://jax-ml.github.io/scaling-book/roofline/"

@@ -22,7 +22,7 @@ from tests.book.site import ROOT, BookBuild, sphinx_build, sphinx_project, toc_p
 from tools import book as book_tool
 from tools import translations
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("book")]
+pytestmark = pytest.mark.slow
 
 LANGUAGE = "zh_CN"
 _NUMBER = re.compile(r"\d[\d,.]*(?:[eE][+-]?\d+)?")

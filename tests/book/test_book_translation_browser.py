@@ -25,7 +25,7 @@ from tests.book.browser import (
 from tests.book.site import BookBuild, toc_pages
 from tools.book import I18N
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("book")]
+pytestmark = pytest.mark.slow
 
 SECTION_PAGE, SECTION = "book/04_matmul", "sec-critical-batch"
 FONT_FAMILY = "IBM Plex Sans SC"

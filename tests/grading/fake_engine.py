@@ -4,8 +4,9 @@
 and it calls ``on_result`` for each, through the same culprit isolation the process pool and the
 Dask cluster use (:func:`~roofline_grader.run.engine.grade_isolating_culprits`). What it "grades" is
 decided by the test: a student's fraction of each part's points, which tasks take their worker
-down (every time, or only when graded beside others), and after how many results the run is
-interrupted (as Ctrl-C or SIGTERM would).
+down (every time, or only when graded beside others), after how many results the run is
+interrupted (as Ctrl-C or SIGTERM would), or after how many it waits, as a worker busy with a long
+notebook would, for a signal from outside.
 """
 
 from __future__ import annotations
@@ -73,6 +74,8 @@ class FakeEngine:
             time.
         crashes_in_company: the same, for tasks that take it down only beside other tasks.
         interrupt_after: raise KeyboardInterrupt once this many results have been reported.
+        hold_after: once this many results have been reported, write "held" to ``log`` and wait
+            until the process is interrupted (a signal from the test).
         width: how many tasks it grades at once.
         seconds_each: how long each result takes (real seconds), to spread a run out in time.
         log: a file to append "student assignment time" to for every task it grades (another
@@ -86,6 +89,7 @@ class FakeEngine:
     crashes: frozenset[tuple[str, str]] = frozenset()
     crashes_in_company: frozenset[tuple[str, str]] = frozenset()
     interrupt_after: int | None = None
+    hold_after: int | None = None
     width: int = 2
     seconds_each: float = 0.0
     log: Path | None = None
@@ -105,6 +109,8 @@ class FakeEngine:
         def report(result: SubmissionResult) -> None:
             if self.interrupt_after is not None and self.reported >= self.interrupt_after:
                 raise KeyboardInterrupt
+            if self.hold_after is not None and self.reported >= self.hold_after:
+                self._hold()
             if self.seconds_each:
                 time.sleep(self.seconds_each)
             self.reported += 1
@@ -138,6 +144,13 @@ class FakeEngine:
 
         grade_isolating_culprits(tasks, self.width, batch, job.settings, report)
 
+    def _hold(self) -> None:
+        if self.log is not None:
+            with self.log.open("a") as out:
+                out.write("held\n")
+        while True:  # until a signal's KeyboardInterrupt (or the process's end)
+            time.sleep(0.05)
+
     def sandbox_note(self) -> str:
         return "fake engine: no kernel ran"
 
@@ -149,3 +162,19 @@ class FakeEngine:
 
     def close(self) -> None:
         self.closed = True
+
+
+def killed_run(root: Path, submissions: Path, workspace: Path, log: Path) -> None:
+    """A whole run on a fake engine (results 0.05 s apart, merged four at a time, so a run of a few
+    dozen holds several batches), for a process a test kills at a random point: the target of a
+    ``multiprocessing`` forkserver process, which starts in milliseconds."""
+    import warnings
+
+    warnings.filterwarnings("ignore")
+    from roofline_grader.course import Course
+    from roofline_grader.run import runner
+
+    runner.MERGE_BATCH = 4
+    engine = FakeEngine(fractions={"bob": 0.5}, seconds_each=0.05, log=log)
+    options = runner.Options(submissions, workspace, progress=False)
+    runner.grade_submissions(Course(root), options, engine)

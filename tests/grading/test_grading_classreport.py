@@ -291,7 +291,6 @@ def test_report_txt_names_the_commonest_mistakes(summary: ClassSummary) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.xdist_group("grading")
 def test_report_html_names_every_planted_mistake_with_its_student(graded: GradedRun) -> None:
     shown = read_html((graded.workspace / "report.html").read_text())
     for mistake in MISTAKES:

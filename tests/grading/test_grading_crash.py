@@ -14,7 +14,7 @@ import pytest
 from .conftest import CELL_TIMEOUT_S, roofline_grade
 from .grading_cases import FULL, Case, p1, solved
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("grading")]
+pytestmark = pytest.mark.slow
 
 KILL_WORKER = "import os, signal\n\nos.kill(os.getppid(), signal.SIGKILL)"
 

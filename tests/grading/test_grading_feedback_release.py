@@ -27,7 +27,7 @@ from .conftest import grade_quietly, grading_env, roofline_grade
 from .conftest import nbgrader as run_nbgrader
 from .grading_cases import ROOT, model_answers
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("grading")]
+pytestmark = pytest.mark.slow
 HIDDEN_TEXT = ("BEGIN HIDDEN TESTS", "roofline_grader.hidden", "END HIDDEN TESTS")
 
 

@@ -38,7 +38,7 @@ from .test_grading_manual import RUBRIC_PHRASE, small_class
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("grading")]
+pytestmark = pytest.mark.slow
 
 SHOTS = Path("/tmp/formgrader-shots")
 TOKEN = "roofline-formgrader-token"

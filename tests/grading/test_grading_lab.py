@@ -27,7 +27,6 @@ from roofline_grader.course.release import KERNELSPEC, LANGUAGE_INFO
 from .grading_cases import ASSIGNMENTS, ROOT, solved
 from .lab_server import LAUNCHER, Lab, load_launcher, running_lab
 
-pytestmark = [pytest.mark.xdist_group("grading")]
 start_lab = load_launcher()
 
 HIDDEN_FROM_STUDENTS = {

@@ -27,7 +27,7 @@ from .lab_server import TOKEN, Lab, running_lab
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("grading")]
+pytestmark = pytest.mark.slow
 
 SHOTS = Path("/tmp/lab-shots")
 NOTEBOOK = "problem3/problem3.ipynb"

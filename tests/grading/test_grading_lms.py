@@ -14,7 +14,7 @@ import pytest
 from .conftest import CELL_TIMEOUT_S, roofline_grade
 from .grading_cases import release_notebook, solved
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("grading")]
+pytestmark = pytest.mark.slow
 
 ROSTER = (
     "Name,LMS ID,Student ID,Email\n"

@@ -160,7 +160,6 @@ def _digest(path: Path) -> str:
 
 
 @pytest.mark.slow
-@pytest.mark.xdist_group("grading")
 def test_the_sheet_holds_each_answer_beside_the_model_answer_and_rubric(
     graded_class: Class,
 ) -> None:
@@ -185,7 +184,6 @@ def test_the_sheet_holds_each_answer_beside_the_model_answer_and_rubric(
 
 
 @pytest.mark.slow
-@pytest.mark.xdist_group("grading")
 def test_hand_scores_from_the_sheet_reach_grades_feedback_and_report(
     graded_class: Class, tmp_path: Path
 ) -> None:
@@ -258,7 +256,6 @@ BAD_ROWS = [
 
 
 @pytest.mark.slow
-@pytest.mark.xdist_group("grading")
 def test_a_malformed_sheet_changes_nothing_and_names_every_bad_row(
     graded_class: Class, tmp_path: Path
 ) -> None:

@@ -104,7 +104,6 @@ def test_validate_catches_the_mistake_with_its_hint(
 
 
 @pytest.mark.slow
-@pytest.mark.xdist_group("grading")
 @pytest.mark.parametrize("mistake", MISTAKES, ids=IDS)
 def test_grading_costs_only_the_part_of_the_mistake(graded: GradedRun, mistake: Mistake) -> None:
     grades = graded.grades[mistake.student]
@@ -125,7 +124,6 @@ def test_grading_costs_only_the_part_of_the_mistake(graded: GradedRun, mistake: 
 
 
 @pytest.mark.slow
-@pytest.mark.xdist_group("grading")
 def test_one_bf16_mistake_loses_only_part_a(graded: GradedRun) -> None:
     """Counting bf16's two bytes in (a) scored 1/9 before follow-through; now it costs (a) only:
     (c), (d) and (e) are right for the student's own byte counts, and nothing else in Problem 1

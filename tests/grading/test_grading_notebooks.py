@@ -121,7 +121,6 @@ def _validate(path: Path, workspace: Path) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.slow
-@pytest.mark.xdist_group("grading")
 def test_nbgrader_validate_passes_the_solution_and_fails_the_blank(
     release: Path, tmp_path: Path
 ) -> None:

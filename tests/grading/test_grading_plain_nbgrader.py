@@ -14,7 +14,7 @@ from roofline_grader.outputs.gradebook import build_template
 from .conftest import grading_env, nbgrader
 from .grading_cases import cases
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("grading")]
+pytestmark = pytest.mark.slow
 STUDENTS = ("solved", "partial", "forges-answers", "duplicated-cells", "drops-later-cells")
 
 

@@ -14,7 +14,7 @@ from roofline_grader.checks import PARTS
 from .conftest import GradedRun
 from .grading_cases import ASSIGNMENTS, ATTACKED, FULL
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("grading")]
+pytestmark = pytest.mark.slow
 
 BAD = (
     "endless-loop",

@@ -30,7 +30,7 @@ from roofline_grader.kernel.sandbox import KernelHome, SandboxUnavailableError
 from .conftest import CELL_TIMEOUT_S, roofline_grade
 from .grading_cases import ROOT, Case, code, problem1_full, solved
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("grading")]
+pytestmark = pytest.mark.slow
 
 MARK = f"roofline-planted-{uuid.uuid4().hex[:8]}"
 """A file a planted program would create on the host if it ever ran outside the sandbox."""

@@ -44,7 +44,7 @@ from .conftest import grade_quietly
 from .grading_cases import ROOT
 from .test_grading_feedback_release import HIDDEN_TEXT, answer
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("grading")]
+pytestmark = pytest.mark.slow
 TOOLS = ("useradd", "userdel", "unshare", "mount", "setpriv")
 
 

@@ -2,17 +2,19 @@
 
 What a run does around the grading itself, tested in about a second each: every task gets
 exactly one result; a rerun grades nothing again and a changed notebook only; ``--force``
-grades everything; an interrupted run, run again, loses nothing and grades nothing twice; a
-submission that takes its worker down fails alone with the reason while its neighbours are
-graded; the engine given to a run is the one it grades with (and it is not closed by the run).
-The real engines keep their end-to-end tests (test_grading_run.py, test_grading_crash.py,
-test_grading_cluster.py, test_grading_resume.py).
+grades everything, to the same grades; hand scores survive a rerun; an interrupted run, run
+again, loses nothing and grades nothing twice (stopped by an exception, by Ctrl-C or SIGTERM to
+roofline-grade itself, or by SIGKILL at random points); a submission that takes its worker down
+fails alone with the reason while its neighbours are graded; the engine given to a run is the one
+it grades with (and it is not closed by the run). The real engines keep their end-to-end tests
+(test_grading_run.py, test_grading_crash.py, test_grading_cluster.py, test_grading_sandbox.py).
 """
 
 from __future__ import annotations
 
 import csv
 import json
+import multiprocessing
 import random
 import shutil
 import signal
@@ -21,12 +23,16 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
 import pytest
+from nbgrader.api import Gradebook
 
 from roofline_grader.course import Course
+from roofline_grader.course.config import COURSE_ID
+from roofline_grader.course.rubric import hand_parts
 from roofline_grader.intake.discover import Task
 from roofline_grader.outputs.gradebook import build_template
 from roofline_grader.results import ProblemKind, Status
@@ -35,7 +41,7 @@ from roofline_grader.run.runner import Options, grade_submissions
 from roofline_grader.run.worker import Settings
 from tests.conftest import ROOT
 
-from .fake_engine import FakeEngine
+from .fake_engine import FakeEngine, killed_run
 from .grading_cases import Case, release_notebook
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*not in session")  # nbgrader on SQLAlchemy 2
@@ -208,27 +214,106 @@ def test_every_task_gets_exactly_one_result_and_only_culprits_fail(
     assert {key for key, status in results if status == Status.ERROR} == dead
 
 
-KILLED_RUN = """
-import sys, warnings
+def test_hand_scores_are_kept_by_a_rerun_and_reach_the_grades_and_the_page(
+    run: Run, course: Course, submissions: Path, release: Path, tmp_path: Path
+) -> None:
+    written = next(iter(hand_parts(course).values()))  # the written part of a problem
+    Case("alice", {written.assignment: release_notebook(release, written.assignment)}).write(
+        submissions
+    )
+    workspace = tmp_path / "ws"
+    run(workspace, FakeEngine())
+    with Gradebook(f"sqlite:///{workspace / 'gradebook.db'}", course_id=COURSE_ID) as gb:
+        grade = gb.find_grade(written.grade_id, written.assignment, written.assignment, "alice")
+        grade.manual_score = written.points
+        gb.db.commit()
+    before = {row["student_id"]: row for row in _grades(workspace)}
+    again = FakeEngine()
+    report = run(workspace, again)
+    assert again.graded == [] and report["graded_now"] == 0
+    after = {row["student_id"]: row for row in _grades(workspace)}
+    assert float(after["alice"][written.grade_id]) == written.points
+    assert float(after["alice"]["total"]) == float(before["alice"]["total"]) + written.points
+    assert after["bob"] == before["bob"]
+    assert "graded by hand" in (workspace / "feedback" / "alice" / "index.html").read_text()
+
+
+def test_force_regrades_to_the_same_grades_csv_byte_for_byte(run: Run, tmp_path: Path) -> None:
+    run(tmp_path / "ws", FakeEngine(fractions={"bob": 0.5}))
+    before = (tmp_path / "ws" / "grades.csv").read_bytes()
+    forced = FakeEngine(fractions={"bob": 0.5})
+    report = run(tmp_path / "ws", forced, force=True)
+    assert report["graded_now"] == len(forced.graded) > 0
+    assert (tmp_path / "ws" / "grades.csv").read_bytes() == before
+
+
+CLI_RUN = """
+import sys
 from pathlib import Path
 
-warnings.filterwarnings("ignore")
 import roofline_grader.run.runner as runner
-from roofline_grader.course import Course
+from roofline_grader.run import cli
 from tests.grading.fake_engine import FakeEngine
 
-root, submissions, workspace, log = map(Path, sys.argv[1:5])
-runner.MERGE_BATCH = 4  # several batches in a run of 27 results
-engine = FakeEngine(fractions={"bob": 0.5}, seconds_each=0.05, log=log)
-runner.grade_submissions(Course(root), runner.Options(submissions, workspace, progress=False), engine)
+hold, log = int(sys.argv[1]), Path(sys.argv[2])
+runner.open_engine = lambda options: FakeEngine(
+    fractions={"bob": 0.5}, hold_after=hold or None, log=log
+)
+sys.exit(cli.main(sys.argv[3:]))
 """
+"""roofline-grade itself (its signals, exit status, messages and progress bar) on the fake engine:
+``CLI_RUN HOLD LOG ARGS...`` holds after HOLD results (0: never)."""
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_a_run_stopped_by_a_signal_says_so_and_the_same_command_finishes_it(
+    course: Course, submissions: Path, template: Path, tmp_path: Path, stop: signal.Signals
+) -> None:
+    workspace, log = tmp_path / "ws", tmp_path / "graded.log"
+    shutil.copytree(template, workspace / ".roofline" / "template")
+    command = [str(submissions), "--out", str(workspace)]
+
+    def start(hold: int) -> subprocess.Popen[str]:
+        args = [sys.executable, "-c", CLI_RUN, str(hold), str(log), *command]
+        return subprocess.Popen(
+            args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+
+    held = 3
+    stopped = start(held)
+    deadline = time.monotonic() + 120
+    while "held" not in (log.read_text() if log.is_file() else ""):
+        assert stopped.poll() is None and time.monotonic() < deadline, stopped.communicate()
+        time.sleep(0.05)
+    stopped.send_signal(stop)
+    _, stderr = stopped.communicate(timeout=60)
+    assert stopped.returncode == 130, stderr[-2000:]
+    assert "interrupted; run the same command again to finish" in stderr
+    assert len(_journaled(workspace)) == held  # what was graded before the signal is kept
+
+    finished = start(0)
+    stdout, stderr = finished.communicate(timeout=120)
+    assert finished.returncode == 0, stderr[-2000:]
+    tasks = len(STUDENTS) * len(course.assignments)
+    assert f"{tasks - held} graded now, {held} unchanged since the last run" in stdout
+    tally = f"0 with problems, {tasks - 5} missing"
+    bar = [line for line in stderr.splitlines() if line.startswith("grading [")][-1]
+    assert f"{tasks}/{tasks}, {tally}" in bar and "done in" in bar, bar  # the bar and the report
+    assert f"In all: {tally}" in stdout, stdout  # agree, resumed results included
+    assert _journaled(workspace) == {(s, a) for s in STUDENTS for a in course.assignments}
+
+
+FORKSERVER = multiprocessing.get_context("forkserver")
+"""Starts each killed run from a server that has imported the grader once (a fresh interpreter
+per run would spend most of the test importing nbgrader)."""
+FORKSERVER.set_forkserver_preload(["tests.grading.fake_engine", "roofline_grader.run.runner"])
 
 
 def _graded_pairs(log: Path) -> set[tuple[str, str]]:
     if not log.is_file():
         return set()
-    lines = log.read_text().splitlines()
-    return {(line.split()[0], line.split()[1]) for line in lines if line}
+    words = [line.split() for line in log.read_text().splitlines()]
+    return {(w[0], w[1]) for w in words if len(w) == 3}  # "held" lines left out
 
 
 def _journaled(workspace: Path) -> set[tuple[str, str]]:
@@ -241,16 +326,24 @@ def _journaled(workspace: Path) -> set[tuple[str, str]]:
 def test_a_run_killed_at_any_point_then_run_again_loses_nothing_and_grades_nothing_twice(
     course: Course, submissions: Path, template: Path, tmp_path: Path
 ) -> None:
-    def start(workspace: Path, log: Path) -> subprocess.Popen[bytes]:
+    def start(workspace: Path, log: Path) -> BaseProcess:
         seeded = workspace / ".roofline" / "template"
         if not seeded.exists():
             shutil.copytree(template, seeded)
-        args = [str(ROOT), str(submissions), str(workspace), str(log)]
-        return subprocess.Popen([sys.executable, "-c", KILLED_RUN, *args], cwd=ROOT)
+        process = FORKSERVER.Process(target=killed_run, args=(ROOT, submissions, workspace, log))
+        process.start()
+        return process
 
+    def finish(process: BaseProcess) -> int | None:
+        process.join(300)
+        return process.exitcode
+
+    warm = FORKSERVER.Process(target=time.sleep, args=(0,))  # the server up and its imports done,
+    warm.start()  # so the reference run's times are those of the killed runs
+    warm.join(120)
     reference, reference_log = tmp_path / "reference", tmp_path / "reference.log"
     started = time.time()
-    assert start(reference, reference_log).wait(300) == 0
+    assert finish(start(reference, reference_log)) == 0
     # kill while results arrive and are merged, from just before the first one until just after
     # the last (the log's times), and a little into writing the outputs
     stamps = [float(line.split()[2]) - started for line in reference_log.read_text().splitlines()]
@@ -266,13 +359,13 @@ def test_a_run_killed_at_any_point_then_run_again_loses_nothing_and_grades_nothi
             log.unlink(missing_ok=True)
             run = start(workspace, log)
             time.sleep(rng.uniform(*window))
-            run.send_signal(signal.SIGKILL)
-            run.wait(60)
+            run.kill()  # SIGKILL
+            run.join(60)
             again = _graded_pairs(log) & merged
             assert not again, f"chain {number}, kill {kill}: merged, graded again: {again}"
         merged = _journaled(workspace)
         log.unlink(missing_ok=True)
-        assert start(workspace, log).wait(300) == 0
+        assert finish(start(workspace, log)) == 0
         assert not _graded_pairs(log) & merged
         assert _journaled(workspace) == everything
         assert _grades(workspace) == _grades(reference), f"chain {number}: grades differ"

@@ -1,7 +1,8 @@
 """roofline_grader.run.journal in a temporary directory: what it records, what a rerun resumes from, and
 what it refuses (a record of another grader or another notebook, a torn or foreign file), so that
 an interrupted run, rerun, leaves no student missing and none counted twice. Milliseconds each;
-the end-to-end resume is in test_grading_resume.py."""
+a whole run resumed is in test_run_fake_engine.py, and on a lost Dask scheduler in
+test_grading_cluster.py."""
 
 from __future__ import annotations
 
