@@ -34,7 +34,6 @@ from nbgrader.utils import parse_utc
 from roofline_grader.course import Course
 from roofline_grader.course.config import COURSE_ID
 from roofline_grader.course.release import generate
-from roofline_grader.intake.integrity import CellInfo, release_cells
 from roofline_grader.results import SubmissionResult
 
 
@@ -77,11 +76,6 @@ def build_template(course: Course, directory: Path) -> tuple[Path, Path]:
     generate(course, release, db_url=sqlite_url(partial))
     partial.replace(db)
     return db, release
-
-
-def release_index(release: Path, assignments: tuple[str, ...]) -> dict[str, list[CellInfo]]:
-    """The nbgrader cells of each released notebook, in order, by assignment."""
-    return {a: release_cells(release / a / f"{a}.ipynb") for a in assignments}
 
 
 def open_master(course: Course, path: Path, template: Path) -> Gradebook:

@@ -27,6 +27,7 @@ from typing import Any
 import pytest
 
 from roofline_grader.course import Course
+from roofline_grader.course.cells import ReleaseIndex
 from roofline_grader.intake.discover import Task
 from roofline_grader.outputs.gradebook import build_template
 from roofline_grader.results import ProblemKind, Status
@@ -180,7 +181,7 @@ def _task(key: str) -> Task:
     return Task(key, key, "problem1", None, "missing")
 
 
-SETTINGS = Settings("", "", {"problem1": []}, 1, 1, "off", ())
+SETTINGS = Settings("", "", ReleaseIndex((("problem1", ()),)), 1, 1, "off", ())
 
 
 @pytest.mark.parametrize("width", [1, 2, 3, 8])
