@@ -255,11 +255,11 @@ def write_feedback(
         course_page.write_text(page(student, index, scores, mine), encoding="utf-8")
         course_pages.append((student, course_page))
         for assignment in index.assignments:
-            result = mine.get(assignment)
-            if result is None or not result.notebook:
+            submitted = mine.get(assignment)
+            if submitted is None or not submitted.notebook:
                 continue  # nothing was submitted: the course page says so
             problem_pages.append(
-                _write_problem_page(home, student, assignment, index, scores, result)
+                _write_problem_page(home, student, assignment, index, scores, submitted)
             )
     return FeedbackPages(folder, tuple(course_pages), tuple(problem_pages))
 

@@ -15,6 +15,7 @@ import hashlib
 import shutil
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -100,17 +101,36 @@ def generate_into(course: Course, path: Path) -> None:
         generate(course, Path(tmp), db_url=sqlite_url(path))
 
 
-def read_scores(db_url: str, assignment: str, student: str) -> tuple[dict, dict]:
-    """One submission's grades (per grade cell: auto_score, max_score) and auto comments."""
-    grades: dict[str, dict[str, Any]] = {}
+@dataclass(frozen=True)
+class CellScore:
+    """A grade cell's score in a gradebook, in points.
+
+    Attributes:
+        auto_score: the automatic score; None for a part graded by hand.
+        max_score: the points the cell is worth.
+    """
+
+    auto_score: float | None
+    max_score: float
+
+
+def read_scores(
+    db_url: str, assignment: str, student: str
+) -> tuple[dict[str, CellScore], dict[str, str | None]]:
+    """One submission's scores and automatic comments, each by its cell's name."""
+    grades: dict[str, CellScore] = {}
     comments: dict[str, str | None] = {}
     with Gradebook(db_url, course_id=COURSE_ID) as gb:
         submission = gb.find_submission(assignment, student)
         for notebook in submission.notebooks:
             for grade in notebook.grades:
-                grades[grade.name] = {"auto_score": grade.auto_score, "max_score": grade.max_score}
+                auto = grade.auto_score
+                grades[str(grade.name)] = CellScore(
+                    None if auto is None else float(auto), float(grade.max_score)
+                )
             for comment in notebook.comments:
-                comments[comment.name] = comment.auto_comment
+                text = comment.auto_comment
+                comments[str(comment.name)] = None if text is None else str(text)
     return grades, comments
 
 

@@ -269,7 +269,7 @@ def _collect(task: Task, course: Path, result: SubmissionResult) -> SubmissionRe
         sqlite_url(course / "gradebook.db"), task.assignment, SCRATCH_STUDENT
     )
     parts = tuple(
-        PartResult(gid, score["auto_score"], float(score["max_score"]), report.verdicts.get(gid))
+        PartResult(gid, score.auto_score, score.max_score, report.verdicts.get(gid))
         for gid, score in scores.items()
     )
     return replace(
