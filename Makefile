@@ -7,7 +7,8 @@
 #                  which messages need translating (new, changed, or lost a glued number)
 #   make check     the inner loop: lint + every test that needs no kernel, browser or book build
 #                  (pytest -m "not slow"; about a minute and a half on two cores)
-#   make test      lint (ruff, and mypy strict on roofline_lib) + the whole test suite (what CI runs)
+#   make test      lint (ruff, and mypy strict on roofline_lib and roofline_grader) + the whole
+#                  test suite (what CI runs)
 #   make lab       JupyterLab on a git-ignored copy of the exercises (work/), as a student sees it
 #   make student-kit   dist/roofline-student-kit.zip: what students install (no solutions, no grader)
 #   make release   regenerate exercises/ (student version) from solutions/, and the visible checks
@@ -65,7 +66,7 @@ translations: setup
 # the book's Python is its helpers (book/*.md are notebooks, executed and checked by make book)
 PY_SOURCES := $(wildcard roofline_lib roofline_grader tests tools kit book/*.py book/_ext/*.py)
 
-# mypy: strict on roofline_lib (settings in pyproject.toml)
+# mypy: strict on roofline_lib and roofline_grader (settings in pyproject.toml)
 lint: $(STAMP)
 	$(BIN)/ruff check $(PY_SOURCES)
 	$(BIN)/ruff format --check $(PY_SOURCES)

@@ -1,5 +1,6 @@
 """``make lint`` (so ``make test``) checks what the project writes in Python: ruff over the library,
-grader, tests, tools, kit and the book's .py helpers, and mypy strict on roofline_lib."""
+grader, tests, tools, kit and the book's .py helpers, and mypy strict on roofline_lib and
+roofline_grader."""
 
 from __future__ import annotations
 
@@ -26,11 +27,11 @@ def test_lint_runs_ruff_over_the_books_python_helpers() -> None:
             assert path in command.split(), (path, command)
 
 
-def test_lint_runs_mypy_strict_on_the_library() -> None:
+def test_lint_runs_mypy_strict_on_the_library_and_the_grader() -> None:
     assert any(c.split()[0].endswith("/mypy") for c in _lint_commands())
     mypy = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]
     assert mypy["strict"] is True
-    assert mypy["files"] == ["roofline_lib"]
+    assert mypy["files"] == ["roofline_lib", "roofline_grader"]
 
 
 def test_ruff_does_not_exclude_the_book() -> None:

@@ -26,13 +26,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from roofline_grader.course import Course
+from roofline_grader.course.cells import ReleaseIndex
 from roofline_grader.intake.discover import Task
 from roofline_grader.outputs.gradebook import (
     build_template,
     merge,
     merge_all,
     open_master,
-    release_index,
 )
 from roofline_grader.results import SubmissionResult
 from roofline_grader.run.runner import MERGE_BATCH
@@ -47,7 +47,7 @@ TARGET_MS = 5.0
 def synthetic_results(course: Course, template: Path, students: int) -> list[SubmissionResult]:
     """Every problem for ``students`` students, each at a different fraction of the points."""
     _, release = build_template(course, template)
-    index = release_index(release, course.assignments)
+    index = ReleaseIndex.read(release, course.assignments)
     settings = Settings("", "", index, 1, 1, "off", ())
     results = []
     for s in range(students):

@@ -40,7 +40,8 @@ NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 
 
 def _nbgrader(cell: Mapping[str, Any]) -> Mapping[str, Any]:
-    return cell.get("metadata", {}).get("nbgrader", {})
+    meta: Mapping[str, Any] = cell.get("metadata", {}).get("nbgrader", {})
+    return meta
 
 
 def nbgrader_ids(nb: nbformat.NotebookNode) -> list[str]:

@@ -33,14 +33,19 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Any, SupportsFloat
 
-from roofline_lib.selfcheck.answers import RTOL, close  # the visible checks compare the same way
+# the visible checks compare the same way (RTOL is this module's too: ``as`` re-exports it)
+from roofline_lib.selfcheck.answers import RTOL as RTOL
+from roofline_lib.selfcheck.answers import close
 
 KINDS = ("number", "bool", "figure")
 
 Answers = Mapping[str, Sequence[Mapping[str, Any]]]
 """Per probe key, one result per call: ``{"v": value}`` or ``{"e": "what went wrong"}``."""
+
+Call = tuple[Any, ...]
+"""One call's arguments: numbers, or lists of numbers (passed as arrays: one call, elementwise)."""
 
 
 @dataclass(frozen=True)
@@ -61,12 +66,20 @@ class Probe:
     key: str
     name: str
     kind: str = "number"
-    calls: tuple[tuple[Any, ...], ...] | None = None
+    calls: tuple[Call, ...] | None = None
     budget_s: float | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"kind must be one of {KINDS}, got {self.kind!r}")
+
+    @property
+    def call_args(self) -> tuple[Call, ...]:
+        """The argument tuples of a probe that calls ``name``; a probe that reads a value (no
+        ``calls``) is refused with a ValueError."""
+        if self.calls is None:
+            raise ValueError(f"probe {self.key!r} reads the value of {self.name}: it has no calls")
+        return self.calls
 
     def to_json(self) -> dict[str, Any]:
         calls = None if self.calls is None else [list(args) for args in self.calls]
@@ -505,24 +518,25 @@ def compare(
     label: str,
     probe: Probe,
     answers: Answers,
-    expected: Sequence[float],
+    expected: Sequence[SupportsFloat],
     hint: str,
-    misconceptions: Sequence[tuple[str, Sequence[float]]] = (),
+    misconceptions: Sequence[tuple[str, Sequence[SupportsFloat]]] = (),
     rtol: float = RTOL,
     carried: Carry = None,
 ) -> Finding:
-    """Compare a probe's answers with reference values.
+    """Compare a probe's answers with reference values (``expected``, and each misconception's,
+    are anything ``float()`` takes: a library result for scalar inputs is a float or a 0-d array).
 
     An answer that matches ``carried`` (right for the student's own earlier answers, which are
     themselves wrong) passes with a note. On failure the hint is the first misconception the
     answers match exactly (a known wrong formula, with its own explanation), else a note that the
     answer ignores its inputs, else ``hint``.
     """
-    expected = [float(x) for x in expected]
+    want = [float(x) for x in expected]
     _record(
         Expected(
             probe,
-            tuple(expected),
+            tuple(want),
             hint,
             tuple((h, tuple(float(v) for v in values)) for h, values in misconceptions),
             rtol,
@@ -533,18 +547,18 @@ def compare(
     got, why = answer_values(answers, probe.key, probe.name)
     if got is None:
         return Finding(label, False, why, Cause.NO_ANSWER)
-    if len(got) != len(expected):
+    if len(got) != len(want):
         return Finding(label, False, WRONG_COUNT.format(name=probe.name), Cause.NO_ANSWER)
-    if all_close(got, expected, rtol):
+    if all_close(got, want, rtol):
         return Finding(label, True)
     for option in _options(carried):
-        if _carries(got, expected, option, all_close, rtol):
+        if _carries(got, want, option, all_close, rtol):
             return Finding(label, True, carried_note(option.source), Cause.CARRIED)
-    factor = constant_ratio(got, expected, rtol)
+    factor = constant_ratio(got, want, rtol)
     for mis_hint, values in misconceptions:
         if all_close(got, [float(v) for v in values], rtol):
             return Finding(label, False, mis_hint, Cause.MISCONCEPTION, factor)
-    if probe.calls and len(got) > 1 and len(set(map(repr, got))) == 1 and len(set(expected)) > 1:
+    if probe.calls and len(got) > 1 and len(set(map(repr, got))) == 1 and len(set(want)) > 1:
         return Finding(label, False, SAME_WHATEVER.format(name=probe.name), Cause.IGNORES_INPUTS)
     return Finding(label, False, hint, Cause.WRONG, factor)
 
@@ -559,7 +573,13 @@ def _options(carried: Carry) -> tuple[Carried, ...]:
     return (carried,) if isinstance(carried, Carried) else tuple(carried)
 
 
-def _carries(got: Sequence[Any], expected: Sequence[Any], carried: Carried | None, same, *rest):
+def _carries(
+    got: Sequence[Any],
+    expected: Sequence[Any],
+    carried: Carried | None,
+    same: Callable[..., bool],
+    *rest: float,
+) -> bool:
     """Whether ``got`` is what the student's own (wrong) earlier answers lead to."""
     if carried is None or carried.values is None or len(carried.values) != len(expected):
         return False
@@ -628,7 +648,7 @@ def value_probe(name: str, key: str | None = None) -> Probe:
 
 
 def call_probe(
-    name: str, calls: Sequence[tuple[Any, ...]], kind: str = "number", key: str | None = None
+    name: str, calls: Sequence[Call], kind: str = "number", key: str | None = None
 ) -> Probe:
     """A probe that calls a function of the student's with each argument tuple."""
     return Probe(key=key or name, name=name, kind=kind, calls=tuple(tuple(c) for c in calls))
@@ -638,7 +658,7 @@ OWN_BUDGET_S = 2.0
 """Seconds a follow-through probe may take (the student's earlier function on a dozen inputs)."""
 
 
-def own_probe(name: str, calls: Sequence[tuple[Any, ...]], key: str | None = None) -> Probe:
+def own_probe(name: str, calls: Sequence[Call], key: str | None = None) -> Probe:
     """A probe of an earlier part's function on a later part's inputs, for follow-through."""
     return Probe(
         key=key or f"own:{name}",
@@ -648,9 +668,9 @@ def own_probe(name: str, calls: Sequence[tuple[Any, ...]], key: str | None = Non
     )
 
 
-def shapes_of(probe: Probe) -> list[tuple[Any, ...]]:
+def shapes_of(probe: Probe) -> list[Call]:
     """The probe's argument tuples, with array arguments expanded to one tuple per element."""
-    out: list[tuple[Any, ...]] = []
+    out: list[Call] = []
     for args in probe.calls or ():
         lengths = {len(a) for a in args if isinstance(a, list)}
         if not lengths:

@@ -37,7 +37,9 @@ import re
 import sys
 from collections import defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from roofline_lib import selfcheck
 from roofline_lib.selfcheck import answers
@@ -45,6 +47,10 @@ from roofline_lib.selfcheck.i18n import CATALOG_PATH, FIELD, Catalog
 
 from . import PARTS, base, make_plan
 from .base import expectations
+
+if TYPE_CHECKING:  # babel is imported where it is used: the visible checks never need it
+    from babel.messages.catalog import Catalog as BabelCatalog
+    from babel.messages.catalog import Message
 
 ROOT = Path(__file__).resolve().parents[2]
 PO_PATH = ROOT / "locales" / "zh_CN" / "LC_MESSAGES" / "checks.po"
@@ -103,7 +109,7 @@ def messages() -> dict[str, tuple[str, ...]]:
 # ----------------------------------------------------------------------------------------------
 
 
-def read_po(path: Path = PO_PATH):
+def read_po(path: Path = PO_PATH) -> BabelCatalog:
     """The catalog at ``path`` (babel's ``Catalog``)."""
     from babel.messages.pofile import read_po as babel_read_po
 
@@ -111,7 +117,7 @@ def read_po(path: Path = PO_PATH):
         return babel_read_po(f, locale="zh_CN", domain="checks")
 
 
-def write_po(po, path: Path = PO_PATH) -> None:
+def write_po(po: BabelCatalog, path: Path = PO_PATH) -> None:
     from babel.messages.pofile import write_po as babel_write_po
 
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -127,7 +133,7 @@ template whose {fields} are filled in when it is shown. Keep names from code and
 Check: python -m roofline_grader.checks.catalog (a test runs it); compiled by make release."""
 
 
-def new_po():
+def new_po() -> BabelCatalog:
     """An empty catalog with the course's header."""
     from babel.messages.catalog import Catalog as BabelCatalog
 
@@ -145,8 +151,35 @@ def new_po():
     return po
 
 
-def _entries(po) -> list:
-    return [m for m in po if m.id]
+@dataclass(frozen=True)
+class Entry:
+    """One entry of the catalog, its texts as text (babel's ids may be a plural's tuple; this
+    catalog has no plural entries).
+
+    Attributes:
+        english: the msgid, the English exactly as a check writes it.
+        chinese: the msgstr, its Chinese ("" while untranslated).
+        fuzzy: flagged fuzzy (the English changed since the translation).
+        flags: every flag of the entry.
+        message: babel's own entry, to set its comment.
+    """
+
+    english: str
+    chinese: str
+    fuzzy: bool
+    flags: frozenset[str]
+    message: Message
+
+    @classmethod
+    def of(cls, message: Message) -> Entry:
+        if not isinstance(message.id, str) or not isinstance(message.string, str):
+            raise ValueError(f"the catalog has no plural entries, got {message.id!r}")
+        return cls(message.id, message.string, message.fuzzy, frozenset(message.flags), message)
+
+
+def _entries(po: BabelCatalog) -> list[Entry]:
+    """The catalog's entries, without its header (the entry whose id is empty)."""
+    return [Entry.of(m) for m in po if m.id]
 
 
 def is_template(msgid: str) -> bool:
@@ -154,13 +187,13 @@ def is_template(msgid: str) -> bool:
     return FIELD.search(msgid) is not None
 
 
-def compiled_text(po) -> str:
+def compiled_text(po: BabelCatalog) -> str:
     """The compiled catalog (JSON): every translated entry that is not fuzzy, messages apart from
     templates."""
     data: dict[str, dict[str, str]] = {"messages": {}, "templates": {}}
     for m in _entries(po):
-        if m.string and not m.fuzzy:
-            data["templates" if is_template(m.id) else "messages"][m.id] = m.string
+        if m.chinese and not m.fuzzy:
+            data["templates" if is_template(m.english) else "messages"][m.english] = m.chinese
     return json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
 
 
@@ -177,7 +210,8 @@ def update(po_path: Path = PO_PATH) -> list[str]:
     po = read_po(po_path) if po_path.is_file() else new_po()
     found = messages()
     translator = Catalog.from_json(compiled_text(po))
-    added, uses = [], defaultdict(set)
+    added: list[str] = []
+    uses: defaultdict[str, set[str]] = defaultdict(set)
     for text, where in found.items():
         chinese, entries = translator.lookup(text)
         if po.get(text) is None and chinese is None:
@@ -186,9 +220,9 @@ def update(po_path: Path = PO_PATH) -> list[str]:
             entries = frozenset({text})
         for entry in entries | ({text} if po.get(text) is not None else set()):
             uses[entry].update(where)
-    for entry in _entries(po):
-        if uses.get(entry.id):
-            entry.auto_comments = [", ".join(sorted(uses[entry.id]))]
+    for m in _entries(po):
+        if uses.get(m.english):
+            m.message.auto_comments = [", ".join(sorted(uses[m.english]))]
     write_po(po, po_path)
     return added
 
@@ -230,16 +264,16 @@ def problems(po_path: Path = PO_PATH, compiled: Path = CATALOG_PATH) -> list[str
     po = read_po(po_path)
     out = []
     for m in _entries(po):
-        if not m.string:
-            out.append(f"untranslated: {m.id!r}")
+        if not m.chinese:
+            out.append(f"untranslated: {m.english!r}")
         elif m.fuzzy:
-            out.append(f"fuzzy (the English changed): {m.id!r}")
-        elif is_template(m.id) and _fields(m.id) != _fields(m.string):
-            out.append(f"the translation's fields are not {_fields(m.id)}: {m.id!r}")
-        elif lost := lost_in_translation(m.id, m.string):
-            out.append(f"the translation lacks {', '.join(lost)}: {m.id!r}")
-        if is_template(m.id) != (TEMPLATE_FLAG in m.flags):
-            out.append(f"flag it {TEMPLATE_FLAG} if and only if it has fields: {m.id!r}")
+            out.append(f"fuzzy (the English changed): {m.english!r}")
+        elif is_template(m.english) and _fields(m.english) != _fields(m.chinese):
+            out.append(f"the translation's fields are not {_fields(m.english)}: {m.english!r}")
+        elif lost := lost_in_translation(m.english, m.chinese):
+            out.append(f"the translation lacks {', '.join(lost)}: {m.english!r}")
+        if is_template(m.english) != (TEMPLATE_FLAG in m.flags):
+            out.append(f"flag it {TEMPLATE_FLAG} if and only if it has fields: {m.english!r}")
     translator = Catalog.from_json(compiled_text(po))
     used: set[str] = set()
     for text in messages():
@@ -249,7 +283,9 @@ def problems(po_path: Path = PO_PATH, compiled: Path = CATALOG_PATH) -> list[str
             out.append(f"no translation: {text!r}")
         if (why := _ambiguous(text, translator)) is not None:
             out.append(why)
-    out += [f"obsolete (no check says it): {m.id!r}" for m in _entries(po) if m.id not in used]
+    out += [
+        f"obsolete (no check says it): {m.english!r}" for m in _entries(po) if m.english not in used
+    ]
     if not compiled.is_file() or compiled.read_text(encoding="utf-8") != compiled_text(po):
         out.append(f"{compiled.name} is not the compiled {po_path.name}: run `make release`")
     return out
@@ -259,12 +295,12 @@ def coverage(po_path: Path = PO_PATH) -> str:
     """One line: messages, entries, translated, fuzzy, untranslated."""
     po = read_po(po_path)
     entries = _entries(po)
-    translated = sum(bool(m.string) and not m.fuzzy for m in entries)
-    templates = sum(is_template(m.id) for m in entries)
+    translated = sum(bool(m.chinese) and not m.fuzzy for m in entries)
+    templates = sum(is_template(m.english) for m in entries)
     return (
         f"checks.po: {len(entries)} entries ({templates} templates), {translated} translated, "
         f"{sum(bool(m.fuzzy) for m in entries)} fuzzy, "
-        f"{sum(not m.string for m in entries)} untranslated; "
+        f"{sum(not m.chinese for m in entries)} untranslated; "
         f"{len(messages())} messages the checks can show"
     )
 

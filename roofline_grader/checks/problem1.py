@@ -11,16 +11,19 @@ Follow-through: (c) is checked against the student's own ``ops`` and bytes, (d) 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 
-from roofline_lib import chapter, estimate, matmul, matmul_small_batch
+from roofline_lib import Cost, RooflineEstimate, chapter, estimate, matmul, matmul_small_batch
 
 from .base import (
     Answers,
+    Call,
     Carried,
     Check,
     Finding,
     Part,
     Plan,
+    Probe,
     Relation,
     call_probe,
     carried_from,
@@ -44,20 +47,20 @@ LIMIT_D_PER_B = 10**12
 """The student's own intensity at D = F = 10¹²·B stands for its B ≪ D, F limit (within 10⁻¹¹)."""
 
 
-def _shapes_plan(*names: str, own: tuple[str, ...] = ()):
-    def plan(rng: random.Random):
+def _shapes_plan(*names: str, own: tuple[str, ...] = ()) -> Callable[[random.Random], list[Probe]]:
+    def plan(rng: random.Random) -> list[Probe]:
         shapes = matmul_shapes(rng)
         return [call_probe(name, shapes) for name in names] + [own_probe(n, shapes) for n in own]
 
     return plan
 
 
-def _hand(*names: str, own: tuple[str, ...] = ()) -> tuple:
+def _hand(*names: str, own: tuple[str, ...] = ()) -> tuple[Probe, ...]:
     return tuple(call_probe(name, HAND) for name in names) + tuple(own_probe(n, HAND) for n in own)
 
 
-def _costs(plan: Plan, key: str):
-    return [(s, matmul(*s, "int8")) for s in plan[key].calls]
+def _costs(plan: Plan, key: str) -> list[tuple[Call, Cost]]:
+    return [((B, D, F), matmul(B, D, F, "int8")) for B, D, F in plan[key].call_args]
 
 
 def _verify_bytes(plan: Plan, answers: Answers) -> list[Finding]:
@@ -120,7 +123,7 @@ def _verify_ops(plan: Plan, answers: Answers) -> list[Finding]:
     ]
 
 
-def _intensity_probes(shapes, batches) -> list:
+def _intensity_probes(shapes: Sequence[Call], batches: Sequence[Call]) -> list[Probe]:
     limit_shapes = [(b, float(LIMIT_D_PER_B * b), float(LIMIT_D_PER_B * b)) for (b,) in batches]
     return [
         call_probe("arithmetic_intensity", shapes),
@@ -130,7 +133,7 @@ def _intensity_probes(shapes, batches) -> list:
     ]
 
 
-def _plan_intensity(rng: random.Random):
+def _plan_intensity(rng: random.Random) -> list[Probe]:
     shapes = matmul_shapes(rng)
     batches = [(1,), (7,), *((log_int(rng, 1, 100000),) for _ in range(6))]
     return _intensity_probes(shapes, batches)
@@ -138,7 +141,7 @@ def _plan_intensity(rng: random.Random):
 
 def _verify_intensity(plan: Plan, answers: Answers) -> list[Finding]:
     costs = _costs(plan, "arithmetic_intensity")
-    batches = [b for (b,) in plan["intensity_limit"].calls]
+    batches = [b for (b,) in plan["intensity_limit"].call_args]
     own_limit = own_values(answers, "own:intensity_at_limit")
     return [
         compare(
@@ -176,11 +179,11 @@ def _verify_intensity(plan: Plan, answers: Answers) -> list[Finding]:
 BYTES = ("bytes_loaded", "bytes_written")
 
 
-def _estimates(plan: Plan, key: str):
+def _estimates(plan: Plan, key: str) -> list[tuple[Call, RooflineEstimate]]:
     out = []
-    for s in plan[key].calls:
-        c = matmul(*s, "int8")
-        out.append((s, estimate(c.flops, c.bytes_total, PEAK, BANDWIDTH)))
+    for B, D, F in plan[key].call_args:
+        c = matmul(B, D, F, "int8")
+        out.append(((B, D, F), estimate(c.flops, c.bytes_total, PEAK, BANDWIDTH)))
     return out
 
 

@@ -18,6 +18,7 @@ from .base import (
     Finding,
     Part,
     Plan,
+    Probe,
     Relation,
     call_probe,
     compare,
@@ -26,7 +27,7 @@ from .base import (
 )
 
 CHIP = chapter.PROBLEM_2.chip("Problem 2 (int8 weights, bf16 activations)")
-I_STAR = critical_intensity(CHIP)
+I_STAR = float(critical_intensity(CHIP))
 
 
 def chip_figures(rng: random.Random, n: int = 10) -> list[tuple[float, float]]:
@@ -45,7 +46,7 @@ def _chip(peak: float, bandwidth: float) -> Chip:
     )
 
 
-def _plan_limit(rng: random.Random):
+def _plan_limit(rng: random.Random) -> list[Probe]:
     return [
         value_probe("critical_batch_small"),
         call_probe("critical_batch_limit", chip_figures(rng)),
@@ -53,7 +54,7 @@ def _plan_limit(rng: random.Random):
 
 
 def _verify_limit(plan: Plan, answers: Answers) -> list[Finding]:
-    chips = plan["critical_batch_limit"].calls
+    chips = plan["critical_batch_limit"].call_args
     limit_hint = (
         "the weights are int8, one byte per element, not two as in a bf16 matmul: count the "
         "weights' bytes at that size"
@@ -79,14 +80,14 @@ def _verify_limit(plan: Plan, answers: Answers) -> list[Finding]:
     ]
 
 
-def _plan_exact(rng: random.Random):
+def _plan_exact(rng: random.Random) -> list[Probe]:
     fixed = [(4096, 4096), (1024, 1024), (256, 256), (8192, 1024), (300, 100000)]
     drawn = [(log_int(rng, 64, 65536), log_int(rng, 64, 65536)) for _ in range(9)]
     return [value_probe("critical_batch_4096"), call_probe("critical_batch", fixed + drawn)]
 
 
 def _verify_exact(plan: Plan, answers: Answers) -> list[Finding]:
-    shapes = plan["critical_batch"].calls
+    shapes = plan["critical_batch"].call_args
     exact = [critical_batch_size(CHIP, "w8a16", D=D, F=F) for D, F in shapes]
     raw = [I_STAR * D * F / (2 * D * F - 2 * I_STAR * (D + F)) for D, F in shapes]
     approx = (

@@ -28,6 +28,7 @@ from .base import (
     Finding,
     Part,
     Plan,
+    Probe,
     all_close,
     call_probe,
     carried_note,
@@ -53,7 +54,7 @@ def reference(B: Any, D: Any, F: Any) -> np.ndarray:
     return np.asarray(analyze(matmul(B, D, F, "w8a16"), CHIP).achievable_flops_per_s, dtype=float)
 
 
-def _plan_function(rng: random.Random):
+def _plan_function(rng: random.Random) -> list[Probe]:
     batches = list(range(1, 513))
     scalars = [
         (log_int(rng, 1, 4096), log_int(rng, 1, 65536), log_int(rng, 1, 65536)) for _ in range(6)
@@ -97,14 +98,14 @@ def _verify_function(plan: Plan, answers: Answers) -> list[Finding]:
     ]
 
 
-def _plan_figure(rng: random.Random):
+def _plan_figure(rng: random.Random) -> list[Probe]:
     return [call_probe("plot_roofline", [()], kind="figure")]
 
 
 BATCHES = list(range(B_RANGE[0], B_RANGE[1] + 1))
 
 
-def _plan_curves(rng: random.Random):
+def _plan_curves(rng: random.Random) -> list[Probe]:
     """The figure, and the student's own achievable_flops_per_s along each curve (follow-through:
     a curve of their own function, wrong in part (a), is right for part (b))."""
     own = [
@@ -179,8 +180,10 @@ def _verify_curves(plan: Plan, answers: Answers) -> list[Finding]:
             findings.append(Finding(label, True))
             continue
         own = own_values(answers, f"own:curve{D}")
-        wrong_own = own is not None and not all_close(own, reference(np.array(BATCHES), D, D))
-        if wrong_own and any(_is_own_curve(x, y, own) for x, y in lines):
+        wrong_own = own is not None and not all_close(
+            own, reference(np.array(BATCHES), D, D).tolist()
+        )
+        if own is not None and wrong_own and any(_is_own_curve(x, y, own) for x, y in lines):
             findings.append(Finding(label, True, carried_note("part (a)"), Cause.CARRIED))
             continue
         findings.append(Finding(label, False, curve_hint(D), Cause.WRONG))

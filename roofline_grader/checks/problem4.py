@@ -10,14 +10,16 @@ from __future__ import annotations
 import math
 import random
 
-from roofline_lib import batched_matmul
+from roofline_lib import Cost, batched_matmul
 
 from .base import (
     Answers,
+    Call,
     Check,
     Finding,
     Part,
     Plan,
+    Probe,
     Within,
     call_probe,
     carried_from,
@@ -32,11 +34,11 @@ LARGE = 10**8
 """D = F = 1e8 puts the intensity within 1e-7 of its bound."""
 
 
-def _costs(plan: Plan, key: str):
-    return [(s, batched_matmul(*s, "int8")) for s in plan[key].calls]
+def _costs(plan: Plan, key: str) -> list[tuple[Call, Cost]]:
+    return [((B, D, F), batched_matmul(B, D, F, "int8")) for B, D, F in plan[key].call_args]
 
 
-def _plan_costs(rng: random.Random):
+def _plan_costs(rng: random.Random) -> list[Probe]:
     shapes = matmul_shapes(rng)
     return [call_probe("bytes_moved", shapes), call_probe("ops", shapes)]
 
@@ -72,7 +74,7 @@ def _verify_costs(plan: Plan, answers: Answers) -> list[Finding]:
     ]
 
 
-def _plan_intensity(rng: random.Random):
+def _plan_intensity(rng: random.Random) -> list[Probe]:
     shapes = matmul_shapes(rng)
     return [
         call_probe("arithmetic_intensity", shapes),

@@ -8,16 +8,19 @@ half the datasheet's 2:4-sparse headline), ``roofline_lib.critical_intensity`` a
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from roofline_lib import Chip, critical_batch_size, critical_intensity, get_chip
 
 from .base import (
     Answers,
+    Call,
     Carried,
     Check,
     Finding,
     Part,
     Plan,
+    Probe,
     Relation,
     Within,
     call_probe,
@@ -52,7 +55,7 @@ def _chip(peak: float, bandwidth: float) -> Chip:
     )
 
 
-def _plan_peak(rng: random.Random):
+def _plan_peak(rng: random.Random) -> list[Probe]:
     return [value_probe("dense_bf16_flops_per_s")]
 
 
@@ -70,7 +73,7 @@ def _verify_peak(plan: Plan, answers: Answers) -> list[Finding]:
     ]
 
 
-def _plan_intensity(rng: random.Random):
+def _plan_intensity(rng: random.Random) -> list[Probe]:
     return [
         value_probe("h100_critical_intensity"),
         call_probe("critical_intensity", chip_figures(rng)),
@@ -79,7 +82,7 @@ def _plan_intensity(rng: random.Random):
 
 
 def _verify_intensity(plan: Plan, answers: Answers) -> list[Finding]:
-    chips = plan["critical_intensity"].calls
+    chips = plan["critical_intensity"].call_args
     value = critical_intensity(H100)
     return [
         compare(
@@ -103,7 +106,7 @@ def _verify_intensity(plan: Plan, answers: Answers) -> list[Finding]:
     ]
 
 
-def _batch_probes(chips) -> list:
+def _batch_probes(chips: Sequence[Call]) -> list[Probe]:
     return [
         value_probe("h100_critical_batch"),
         call_probe("critical_batch", chips),
@@ -112,7 +115,7 @@ def _batch_probes(chips) -> list:
     ]
 
 
-def _plan_batch(rng: random.Random):
+def _plan_batch(rng: random.Random) -> list[Probe]:
     return _batch_probes(chip_figures(rng))
 
 
@@ -125,8 +128,8 @@ def _own_intensity(answers: Answers, count: int) -> tuple[Carried, Carried]:
 
 
 def _verify_batch(plan: Plan, answers: Answers) -> list[Finding]:
-    chips = plan["critical_batch"].calls
-    value = critical_batch_size(H100, "bf16")
+    chips = plan["critical_batch"].call_args
+    value = float(critical_batch_size(H100, "bf16"))
     on_chips, on_h100 = _own_intensity(answers, len(chips))
     bf16_hint = (
         "the weights here are bf16, two bytes per element (Problem 2's were int8, one byte): "

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -29,12 +30,14 @@ from roofline_lib import (
 
 from .base import (
     Answers,
+    Call,
     Carried,
     Check,
     Finding,
     Holds,
     Part,
     Plan,
+    Probe,
     Relation,
     Within,
     call_probe,
@@ -50,7 +53,7 @@ from .base import (
 )
 
 H100 = get_chip(chapter.PROBLEM_6_CHIP)
-I_STAR = critical_intensity(H100)
+I_STAR = float(critical_intensity(H100))
 HEAD_DIMS = (16, 32, 64, 80, 96, 128, 192, 256)
 
 
@@ -58,12 +61,12 @@ def _hsd(rng: random.Random, n: int) -> list[tuple[int, int, int]]:
     return [(log_int(rng, 1, 64), log_int(rng, 1, 32768), rng.choice(HEAD_DIMS)) for _ in range(n)]
 
 
-def _with_arrays(scalars: list[tuple[int, ...]], arrays: list[tuple[int, ...]]) -> list[tuple]:
+def _with_arrays(scalars: Sequence[Call], arrays: Sequence[Call]) -> list[Call]:
     """Scalar calls, then one call with every argument an array (elementwise)."""
     return [*scalars, tuple(list(column) for column in zip(*arrays, strict=True))]
 
 
-def _columns(probe) -> list[np.ndarray]:
+def _columns(probe: Probe) -> list[np.ndarray]:
     return [np.array(c, dtype=float) for c in zip(*shapes_of(probe), strict=True)]
 
 
@@ -75,7 +78,7 @@ LIMIT_S = 1e12
 """The student's own intensity at S = 10¹² stands for its S ≫ d limit (as the reference's does)."""
 
 
-def _plan_standard(rng: random.Random):
+def _plan_standard(rng: random.Random) -> list[Probe]:
     calls = _with_arrays([(1, 1, 1), (2, 4096, 128), *_hsd(rng, 8)], _hsd(rng, 8))
     return [call_probe("standard_flops", calls), call_probe("standard_bytes", calls)]
 
@@ -121,7 +124,7 @@ def _verify_standard(plan: Plan, answers: Answers) -> list[Finding]:
     ]
 
 
-def _standard_intensity_probes(calls, dims) -> list:
+def _standard_intensity_probes(calls: Sequence[Call], dims: Sequence[Call]) -> list[Probe]:
     at_limit = [(1, LIMIT_S, d) for (d,) in dims]
     return [
         call_probe("standard_intensity", calls),
@@ -132,7 +135,7 @@ def _standard_intensity_probes(calls, dims) -> list:
     ]
 
 
-def _plan_standard_intensity(rng: random.Random):
+def _plan_standard_intensity(rng: random.Random) -> list[Probe]:
     calls = _with_arrays([(1, 1, 1), *_hsd(rng, 8)], _hsd(rng, 8))
     dims = [(d,) for d in (1, 64, 128)] + [([16, 100, 128, 1000, 4096],)]
     return _standard_intensity_probes(calls, dims)
@@ -168,7 +171,7 @@ def _hsdm(rng: random.Random, n: int) -> list[tuple[int, int, int, int]]:
     return [(*hsd, rng.choice((16, 32, 64, 100, 128, 256, 1000))) for hsd in _hsd(rng, n)]
 
 
-def _flash_probes(calls, tiles) -> list:
+def _flash_probes(calls: Sequence[Call], tiles: Sequence[Call]) -> list[Probe]:
     at_limit = [
         (1, [LIMIT_S / 1e3 * m for m in M] if isinstance(M, list) else LIMIT_S / 1e3 * M, 128, M)
         for (M,) in tiles
@@ -182,7 +185,7 @@ def _flash_probes(calls, tiles) -> list:
     ]
 
 
-def _plan_flash(rng: random.Random):
+def _plan_flash(rng: random.Random) -> list[Probe]:
     calls = _with_arrays([(1, 1, 1, 1), (1, 1000, 64, 128), *_hsdm(rng, 8)], _hsdm(rng, 8))
     tiles = [(m,) for m in (1, 64, 128)] + [([16, 100, 1000],)]
     return _flash_probes(calls, tiles)
@@ -239,7 +242,7 @@ def _verify_flash(plan: Plan, answers: Answers) -> list[Finding]:
     ]
 
 
-def _regime_probes(calls) -> list:
+def _regime_probes(calls: Sequence[Call]) -> list[Probe]:
     return [
         call_probe("is_memory_bound", calls, "bool"),
         own_probe("standard_intensity", [(1, *args) for args in calls]),
@@ -247,7 +250,7 @@ def _regime_probes(calls) -> list:
     ]
 
 
-def _plan_regime(rng: random.Random):
+def _plan_regime(rng: random.Random) -> list[Probe]:
     dims = (64, 128, 256, 512, 600, 640, 1024, 2048, 4096)
     scalars = [(log_int(rng, 1, 10**7), rng.choice(dims)) for _ in range(14)]
     arrays = [(log_int(rng, 1, 10**7), rng.choice(dims)) for _ in range(10)]
@@ -257,7 +260,7 @@ def _plan_regime(rng: random.Random):
 def _memory_bound(S: float, d: float) -> bool | None:
     """The reference regime, or None when the intensity is within 1e-9 of the critical one."""
     estimate = analyze(standard_attention(1, S, d), H100)
-    if abs(estimate.arithmetic_intensity - I_STAR) <= 1e-9 * I_STAR:
+    if abs(float(estimate.arithmetic_intensity) - I_STAR) <= 1e-9 * I_STAR:
         return None
     return estimate.regime == "memory-bound"
 

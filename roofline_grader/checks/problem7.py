@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 
 import numpy as np
 
 from roofline_lib import (
+    Link,
     chapter,
     critical_contracting_dim,
     get_chip,
@@ -32,11 +34,13 @@ from roofline_lib import (
 
 from .base import (
     Answers,
+    Call,
     Carried,
     Check,
     Finding,
     Part,
     Plan,
+    Probe,
     Relation,
     Within,
     call_probe,
@@ -56,6 +60,17 @@ NODE_LINK = H100.links[chapter.PROBLEM_7_NODE_LINK]
 CLUSTER_LINK = H100.links[chapter.PROBLEM_7_CLUSTER_LINK]
 NVLINK = NODE_LINK.one_way_bytes_per_s
 IB = CLUSTER_LINK.one_way_bytes_per_s
+
+
+def _per_port_bytes_per_s(link: Link) -> float:
+    """One port's one-way bandwidth of ``link``, bytes/s (the catalog gives it for the H100's
+    NVLink: one link for all of them is a mistake part (d) knows)."""
+    if link.per_port_one_way_bytes_per_s is None:
+        raise ValueError(f"{link.name} gives no per-port bandwidth: problem 7 needs it")
+    return link.per_port_one_way_bytes_per_s
+
+
+NVLINK_PER_PORT = _per_port_bytes_per_s(NODE_LINK)
 COUNTS = chapter.PROBLEM_7_CHIP_COUNTS
 CHIP_COUNTS = (1, 2, 3, 4, 6, 8, 16, 32, 64, 256)
 """N in the hidden checks: one chip (nothing to send), the usual powers of two and a few others."""
@@ -86,12 +101,12 @@ def _link_speed(rng: random.Random) -> float:
     return float(f"{np.exp(rng.uniform(np.log(1e9), np.log(2e12))):.3g}")
 
 
-def _with_arrays(scalars: list[tuple], arrays: list[tuple]) -> list[tuple]:
+def _with_arrays(scalars: Sequence[Call], arrays: Sequence[Call]) -> list[Call]:
     """Scalar calls, then one call with every argument an array (elementwise)."""
     return [*scalars, tuple(list(column) for column in zip(*arrays, strict=True))]
 
 
-def _columns(probe) -> list[np.ndarray]:
+def _columns(probe: Probe) -> list[np.ndarray]:
     return [np.array(c, dtype=float) for c in zip(*shapes_of(probe), strict=True)]
 
 
@@ -102,7 +117,7 @@ def _ints(column: np.ndarray) -> np.ndarray:
 # -- (a) T_math ----------------------------------------------------------------------------------
 
 
-def _plan_math(rng: random.Random):
+def _plan_math(rng: random.Random) -> list[Probe]:
     calls = _with_arrays([(1, 2, 1, 2), (1024, 8192, 8192, 8), *_bdfn(rng, 8)], _bdfn(rng, 6))
     return [call_probe("t_math", calls)]
 
@@ -122,7 +137,10 @@ def _verify_math(plan: Plan, answers: Answers) -> list[Finding]:
             [
                 (TOTAL_FLOPS_HINT, whole.tolist()),
                 (HALF_HINT, (per_chip / 2).tolist()),
-                ("give the peak in FLOP/s, not TFLOP/s: T_math is in seconds", (per_chip * 1e12)),
+                (
+                    "give the peak in FLOP/s, not TFLOP/s: T_math is in seconds",
+                    (per_chip * 1e12).tolist(),
+                ),
             ],
         )
     ]
@@ -131,18 +149,18 @@ def _verify_math(plan: Plan, answers: Answers) -> list[Finding]:
 # -- (b) network bytes and T_comms ---------------------------------------------------------------
 
 
-def _network_probes(calls: list[tuple]) -> list:
+def _network_probes(calls: Sequence[Call]) -> list[Probe]:
     return [
         call_probe("network_bytes", [args[:4] for args in calls]),
         call_probe("t_comms", calls),
     ]
 
 
-def _bdfnw(rng: random.Random, n: int) -> list[tuple]:
+def _bdfnw(rng: random.Random, n: int) -> list[Call]:
     return [(*shape, _link_speed(rng)) for shape in _bdfn(rng, n)]
 
 
-def _plan_network(rng: random.Random):
+def _plan_network(rng: random.Random) -> list[Probe]:
     fixed = [(1, 2, 1, 2, 1e9), (1024, 8192, 8192, 8, NVLINK), (64, 64, 64, 1, IB)]
     return _network_probes(_with_arrays([*fixed, *_bdfnw(rng, 8)], _bdfnw(rng, 6)))
 
@@ -226,17 +244,17 @@ def _dnw(rng: random.Random, n: int) -> list[tuple[int, int, float]]:
     return out
 
 
-def _at_shard_one(calls: list[tuple]) -> tuple[list[tuple], list[tuple]]:
+def _at_shard_one(calls: Sequence[Call]) -> tuple[list[Call], list[Call]]:
     """The student's own t_math and t_comms at B = F = 1, D = N (one row per critical_d call)."""
     return [(1, n, 1, n) for n, _ in calls], [(1, n, 1, n, w) for n, w in calls]
 
 
-def _regime_own(calls: list[tuple]) -> tuple[list[tuple], list[tuple]]:
+def _regime_own(calls: Sequence[Call]) -> tuple[list[Call], list[Call]]:
     """The student's own t_math and t_comms at B = F = 1 for each (D, N, W)."""
     return [(1, d, 1, n) for d, n, _ in calls], [(1, d, 1, n, w) for d, n, w in calls]
 
 
-def _critical_probes(critical: list[tuple], regime: list[tuple]) -> list:
+def _critical_probes(critical: Sequence[Call], regime: Sequence[Call]) -> list[Probe]:
     math_at, comms_at = _at_shard_one(critical)
     math_regime, comms_regime = _regime_own(regime)
     return [
@@ -249,7 +267,7 @@ def _critical_probes(critical: list[tuple], regime: list[tuple]) -> list:
     ]
 
 
-def _plan_critical(rng: random.Random):
+def _plan_critical(rng: random.Random) -> list[Probe]:
     fixed = [(2, NVLINK), (8, NVLINK), (2, IB), (1, NVLINK)]
     critical = _with_arrays([*fixed, *_nw(rng, 8)], _nw(rng, 6))
     regime = _with_arrays(
@@ -351,7 +369,7 @@ SET_CRITICAL_D_HINT = "set {name} with your critical_d for N = {n} at {key}"
 """Templates (filled in for each N and link): the Chinese catalog translates each once."""
 
 
-def _plan_links(rng: random.Random):
+def _plan_links(rng: random.Random) -> list[Probe]:
     return [
         value_probe("nvlink_bytes_per_s"),
         value_probe("ib_bytes_per_s"),
@@ -370,8 +388,8 @@ def _verify_links(plan: Plan, answers: Answers) -> list[Finding]:
             "W is what one GPU sends one way over all its NVLinks, in bytes/s",
             [
                 (BIDIRECTIONAL_HINT, [2 * NVLINK]),
-                (ONE_LINK_HINT, [NODE_LINK.per_port_one_way_bytes_per_s]),
-                (ONE_LINK_HINT, [2 * NODE_LINK.per_port_one_way_bytes_per_s]),
+                (ONE_LINK_HINT, [NVLINK_PER_PORT]),
+                (ONE_LINK_HINT, [2 * NVLINK_PER_PORT]),
             ],
         ),
         compare(

@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from roofline_lib import (
+    TrainingFlops,
     chapter,
     get_chip,
     get_model,
@@ -35,11 +36,13 @@ from roofline_lib.transformer import Model
 
 from .base import (
     Answers,
+    Call,
     Carried,
     Check,
     Finding,
     Part,
     Plan,
+    Probe,
     Relation,
     Within,
     call_probe,
@@ -101,7 +104,7 @@ def _shapes(rng: random.Random, n: int) -> list[tuple[int, int, int, int, int, i
     return runs
 
 
-def _flops(P: float, L: float, S: float, H: float, d: float, B: float):
+def _flops(P: float, L: float, S: float, H: float, d: float, B: float) -> TrainingFlops:
     """The library's training FLOPs of a run (dense, attention, total)."""
     return training_flops(P, B, n_layers=L, seq_len=S, attention_width=H * d)
 
@@ -132,7 +135,7 @@ RUN_FLOPS = _flops(*_run_args())
 STEP_FLOPS = float(RUN_FLOPS.total)
 
 
-def _own_step(answers: Answers, combine) -> Carried:
+def _own_step(answers: Answers, combine: Callable[[float], float]) -> Carried:
     """``combine`` of the student's own ``step_flops`` (part (b)), if it is a positive number
     (the library refuses any other FLOP count)."""
     own = own_values(answers, OWN_STEP)
@@ -150,7 +153,7 @@ def _shortest(flops: float, n_chips: float, peak: float) -> float:
 # -- (a) dense FLOPs ----------------------------------------------------------------------------
 
 
-def _plan_dense(rng: random.Random):
+def _plan_dense(rng: random.Random) -> list[Probe]:
     calls = [(1, 1), *[(P, B) for P, _, _, _, _, B in _shapes(rng, 11)]]
     return [call_probe("dense_training_flops", calls)]
 
@@ -182,7 +185,7 @@ def _verify_dense(plan: Plan, answers: Answers) -> list[Finding]:
 # -- (b) attention FLOPs and the step's total ---------------------------------------------------
 
 
-def _attention_probes(runs, run_calls) -> list:
+def _attention_probes(runs: Sequence[Call], run_calls: Sequence[Call]) -> list[Probe]:
     return [
         call_probe("attention_training_flops", [r[1:] for r in runs]),
         call_probe("training_flops_per_step", runs),
@@ -192,7 +195,7 @@ def _attention_probes(runs, run_calls) -> list:
     ]
 
 
-def _plan_attention(rng: random.Random):
+def _plan_attention(rng: random.Random) -> list[Probe]:
     return _attention_probes([(1, 1, 2, 1, 1, 2), *_shapes(rng, 11)], [_run_args()])
 
 
@@ -216,8 +219,8 @@ def _verify_attention(plan: Plan, answers: Answers) -> list[Finding]:
     per_token = [float(_flops(P, L, S, H, d, 1).attention_flops) for P, L, S, H, d, _ in runs]
     squared = [a * S for a, (_, _, S, _, _, _) in zip(attention, runs, strict=True)]
     dense = [float(f.dense_flops) for f in flops]
-    grouped = _flops(*_run_args(MODEL.kv_heads)).total
-    by_sequences = _flops(*_run_args()[:5], RUN.sequences_per_step).total
+    grouped = float(_flops(*_run_args(MODEL.kv_heads)).total)
+    by_sequences = float(_flops(*_run_args()[:5], RUN.sequences_per_step).total)
     return [
         compare(
             "attention_training_flops(L, S, H, d, B) on unseen models and token counts",
@@ -288,11 +291,11 @@ def _mfu_calls(rng: random.Random, n: int) -> list[tuple[float, float, int, floa
     return calls
 
 
-def _mfu_probes(calls) -> list:
+def _mfu_probes(calls: Sequence[Call]) -> list[Probe]:
     return [call_probe("mfu", calls), value_probe("run_mfu"), value_probe("step_flops", OWN_STEP)]
 
 
-def _plan_mfu(rng: random.Random):
+def _plan_mfu(rng: random.Random) -> list[Probe]:
     return _mfu_probes(_mfu_calls(rng, 12))
 
 
@@ -341,7 +344,7 @@ def _verify_mfu(plan: Plan, answers: Answers) -> list[Finding]:
 # -- (d) the step time for a target MFU ---------------------------------------------------------
 
 
-def _target_probes(calls) -> list:
+def _target_probes(calls: Sequence[Call]) -> list[Probe]:
     return [
         call_probe("step_time_for_mfu", calls),
         value_probe("target_step_time_s"),
@@ -349,7 +352,7 @@ def _target_probes(calls) -> list:
     ]
 
 
-def _plan_target(rng: random.Random):
+def _plan_target(rng: random.Random) -> list[Probe]:
     calls = []
     for flops in _step_flops(rng, 12):
         n_chips, peak = _hardware(rng)
@@ -402,7 +405,7 @@ def _verify_target(plan: Plan, answers: Answers) -> list[Finding]:
 # -- (e) the shortest possible step, and an impossible measurement ------------------------------
 
 
-def _possible_probes(shortest_calls, possible_calls) -> list:
+def _possible_probes(shortest_calls: Sequence[Call], possible_calls: Sequence[Call]) -> list[Probe]:
     return [
         call_probe("min_step_time_s", shortest_calls),
         call_probe("is_possible", possible_calls, "bool"),
@@ -411,7 +414,7 @@ def _possible_probes(shortest_calls, possible_calls) -> list:
     ]
 
 
-def _plan_possible(rng: random.Random):
+def _plan_possible(rng: random.Random) -> list[Probe]:
     shortest = []
     for flops in _step_flops(rng, 10):
         shortest.append((flops, *_hardware(rng)))

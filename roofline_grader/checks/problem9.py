@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-from roofline_lib import Chip, MatmulDtypes, analyze, chapter, critical_batch_size, get_chip
+from roofline_lib import Chip, Cost, MatmulDtypes, analyze, chapter, critical_batch_size, get_chip
 from roofline_lib.transformer import (
     Model,
     decode_step_cost,
@@ -31,11 +32,13 @@ from roofline_lib.transformer import (
 
 from .base import (
     Answers,
+    Call,
     Carried,
     Check,
     Finding,
     Part,
     Plan,
+    Probe,
     Relation,
     call_probe,
     compare,
@@ -54,7 +57,16 @@ S_BYTES = 2.0
 """Bytes per bf16 element, the given model's weights and KV cache."""
 PEAK = H100.peak(DTYPE)
 BANDWIDTH = H100.hbm_bandwidth_bytes_per_s
-CAPACITY = H100.hbm_capacity_bytes
+
+
+def _hbm_capacity_bytes(chip: Chip) -> float:
+    """The chip's HBM capacity, bytes (the catalog gives the H100's: part (d) needs it)."""
+    if chip.hbm_capacity_bytes is None:
+        raise ValueError(f"{chip.name} publishes no HBM capacity: problem 9's part (d) needs it")
+    return chip.hbm_capacity_bytes
+
+
+CAPACITY = _hbm_capacity_bytes(H100)
 SHAPE = (MODEL.params, MODEL.layers, MODEL.heads, MODEL.kv_heads, MODEL.d)
 """The given model's (P, L, H, H_kv, d), the first arguments of decode_bytes and decode_flops."""
 
@@ -97,7 +109,7 @@ def _size(rng: random.Random) -> float:
     return rng.choice(tuple(DTYPE_OF))
 
 
-def _as_arrays(calls: Sequence[tuple]) -> tuple:
+def _as_arrays(calls: Sequence[Call]) -> Call:
     """The calls as one call whose every argument is a list (elementwise)."""
     return tuple(list(column) for column in zip(*calls, strict=True))
 
@@ -113,11 +125,11 @@ def _kv_reference(L: float, kv: float, d: float, s: float) -> float:
     return float(kv_cache_bytes_per_token(int(L), int(kv), int(d), DTYPE_OF[float(s)]))
 
 
-def _kv_probes(calls) -> list:
+def _kv_probes(calls: Sequence[Call]) -> list[Probe]:
     return [call_probe("kv_bytes_per_token", calls), value_probe("llama_kv_bytes_per_token")]
 
 
-def _plan_kv(rng: random.Random):
+def _plan_kv(rng: random.Random) -> list[Probe]:
     drawn = [_random_model(rng) for _ in range(16)]
     rows = [(m.layers, m.kv_heads, m.d, _size(rng)) for m in drawn]
     return _kv_probes([(32, 8, 128, 2), (80, 8, 128, 1), *rows[:8], _as_arrays(rows[8:])])
@@ -163,10 +175,10 @@ def _verify_kv(plan: Plan, answers: Answers) -> list[Finding]:
 # -- (b) one decode step's bytes and FLOPs --------------------------------------------------------
 
 
-def _step_rows(rng: random.Random) -> list[tuple]:
+def _step_rows(rng: random.Random) -> list[Call]:
     """(P, L, H, H_kv, d, s, B, S): the given model, unseen models, and one call with arrays of
     batches and contexts."""
-    rows: list[tuple] = [(*SHAPE, 2.0, 64, 4096), (*SHAPE, 2.0, 1, 1)]
+    rows: list[Call] = [(*SHAPE, 2.0, 64, 4096), (*SHAPE, 2.0, 1, 1)]
     for _ in range(8):
         rows.append(
             (
@@ -183,7 +195,7 @@ def _step_rows(rng: random.Random) -> list[tuple]:
     return rows
 
 
-def _step_probes(rows) -> list:
+def _step_probes(rows: Sequence[Call]) -> list[Probe]:
     flops_rows = [(p, L, h, kv, d, b, S) for (p, L, h, kv, d, _s, b, S) in rows]
     kv_rows = [(L, kv, d, s) for (_p, L, _h, kv, d, s, _b, _S) in rows]
     return [
@@ -193,7 +205,7 @@ def _step_probes(rows) -> list:
     ]
 
 
-def _plan_step(rng: random.Random):
+def _plan_step(rng: random.Random) -> list[Probe]:
     return _step_probes(_step_rows(rng))
 
 
@@ -202,12 +214,12 @@ def _step_columns(plan: Plan) -> list[np.ndarray]:
     return [np.array(c, dtype=float) for c in zip(*shapes_of(plan["decode_bytes"]), strict=True)]
 
 
-def _step_cost(row: Sequence[float]):
+def _step_cost(row: Sequence[float]) -> Cost:
     p, L, h, kv, d, s, b, S = row
     return decode_step_cost(int(p), int(L), int(h), int(kv), int(d), int(b), int(S), DTYPE_OF[s])
 
 
-def _per_value(probe, own: list) -> list | None:
+def _per_value(probe: Probe, own: Sequence[Any]) -> list[Any] | None:
     """A value per call of ``probe`` repeated for each value that call returns (an array call
     returns one per element), or None when there is not one per call."""
     calls = probe.calls or ()
@@ -301,14 +313,14 @@ def _made_up_critical_batch(peak: float, bandwidth: float, s: float) -> float:
     return float(critical_batch_size(chip, MatmulDtypes(y=DTYPE_OF[s], compute="bf16")))
 
 
-def _critical_probes(chips) -> list:
+def _critical_probes(chips: Sequence[Call]) -> list[Probe]:
     return [
         call_probe("weights_critical_batch", chips),
         value_probe("h100_weights_critical_batch"),
     ]
 
 
-def _plan_critical(rng: random.Random):
+def _plan_critical(rng: random.Random) -> list[Probe]:
     chips = []
     for _ in range(10):
         peak = float(f"{np.exp(rng.uniform(np.log(1e13), np.log(5e15))):.3g}")
@@ -358,7 +370,7 @@ def _verify_critical(plan: Plan, answers: Answers) -> list[Finding]:
 # -- (d) the largest batch that fits in HBM --------------------------------------------------------
 
 
-def _fit_probes(contexts) -> list:
+def _fit_probes(contexts: Sequence[Call]) -> list[Probe]:
     kv_args = (MODEL.layers, MODEL.kv_heads, MODEL.d, S_BYTES)
     return [
         call_probe("max_batch", contexts),
@@ -367,12 +379,12 @@ def _fit_probes(contexts) -> list:
     ]
 
 
-def _plan_fit(rng: random.Random):
+def _plan_fit(rng: random.Random) -> list[Probe]:
     contexts = [(8192,), (131_072,), (10**7,), *((log_int(rng, 1, 10**6),) for _ in range(8))]
     return _fit_probes([*contexts, ([log_int(rng, 1, 10**6) for _ in range(6)],)])
 
 
-def _fit_from(per_token: list | None, S: np.ndarray, source: str) -> Carried:
+def _fit_from(per_token: Sequence[float] | None, S: np.ndarray, source: str) -> Carried:
     """floor((capacity − P·s) / (S · the student's own KV bytes per token))."""
     if per_token is None or len(per_token) != 1 or not per_token[0] > 0:
         return Carried(None, source)
@@ -419,7 +431,7 @@ def _verify_fit(plan: Plan, answers: Answers) -> list[Finding]:
 # -- (e) the inter-token latency bound -------------------------------------------------------------
 
 
-def _latency_probes(calls) -> list:
+def _latency_probes(calls: Sequence[Call]) -> list[Probe]:
     given = [(*SHAPE, *args) for args in calls]
     return [
         call_probe("itl_lower_s", calls),
@@ -429,7 +441,7 @@ def _latency_probes(calls) -> list:
     ]
 
 
-def _plan_latency(rng: random.Random):
+def _plan_latency(rng: random.Random) -> list[Probe]:
     memory = [(log_int(rng, 1, 256), log_int(rng, 256, 131_072)) for _ in range(5)]
     compute = [(log_int(rng, 400, 4096), log_int(rng, 1, 64)) for _ in range(4)]
     batches = [log_int(rng, 1, 4096) for _ in range(6)]

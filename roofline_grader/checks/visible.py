@@ -45,16 +45,17 @@ def _calls_sizes(args_list: Sequence[Sequence[Any]]) -> list[int]:
 def _call_cases(expected: Expected) -> list[dict[str, Any]]:
     probe = expected.probe
     cases, start = [], 0
-    assert probe.calls is not None
-    for args, size in zip(probe.calls, _calls_sizes(probe.calls), strict=True):
+    for args, size in zip(probe.call_args, _calls_sizes(probe.call_args), strict=True):
         array = any(isinstance(a, list) for a in args)
 
-        def pick(values: Sequence[Any], start: int = start, size: int = size, array: bool = array):
+        def pick(
+            values: Sequence[Any], start: int = start, size: int = size, array: bool = array
+        ) -> Any:
             chunk = list(values[start : start + size])
             return chunk if array else chunk[0]
 
         want = pick(expected.values)
-        mistakes = []
+        mistakes: list[dict[str, Any]] = []
         for hint, values in expected.mistakes:
             wrong = pick(values)
             if wrong != want and all(wrong != m["value"] for m in mistakes):
@@ -102,7 +103,11 @@ def _value_cases(check: Check) -> list[dict[str, Any]]:
         elif isinstance(value, Holds):
             cases.append({"name": value.name, "holds": value.expression, "hint": value.hint})
         elif isinstance(value, FigureShows):
-            case = {"name": f"{value.name}()", "figure": value.name, "shows": value.shows}
+            case: dict[str, Any] = {
+                "name": f"{value.name}()",
+                "figure": value.name,
+                "shows": value.shows,
+            }
             if value.expression:
                 case["expression"] = value.expression
             if value.shows == "curve":

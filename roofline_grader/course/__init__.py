@@ -3,6 +3,8 @@ exercises/), and what is made from it.
 
 * :mod:`~roofline_grader.course.config`: the nbgrader settings shared with nbgrader_config.py;
 * :mod:`~roofline_grader.course.release`: ``make release``, the exercises students receive;
+* :mod:`~roofline_grader.course.cells`: the release's nbgrader cells (``CellInfo``) of each
+  assignment (``ReleaseIndex``), what a submission is compared with and the parts' points;
 * :mod:`~roofline_grader.course.rubric`: each written part's points, model answer and rubric
   (``solutions/.rubrics.toml``);
 * :mod:`~roofline_grader.course.lab`: ``make lab``'s exchange.

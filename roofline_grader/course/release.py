@@ -26,6 +26,7 @@ import shutil
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import nbformat
 from nbformat import NotebookNode, from_dict
@@ -63,12 +64,14 @@ on the machine that made it. The student's copy gets it instead: kit/start_lab.p
 the Python that runs JupyterLab when it copies a notebook into the student's work folder."""
 
 
-class StudentMetadata(NbGraderPreprocessor):
+class StudentMetadata(NbGraderPreprocessor):  # type: ignore[misc]  # nbgrader is untyped: Any
     """Set the notebook's ``kernelspec`` and ``language_info`` to :data:`KERNELSPEC` and
     :data:`LANGUAGE_INFO`, whatever the source notebook says (solutions/ may name another kernel
     display name or a Python version)."""
 
-    def preprocess(self, nb: NotebookNode, resources: dict) -> tuple[NotebookNode, dict]:
+    def preprocess(
+        self, nb: NotebookNode, resources: dict[str, Any]
+    ) -> tuple[NotebookNode, dict[str, Any]]:
         nb.metadata["kernelspec"] = from_dict(KERNELSPEC)  # from_dict copies
         nb.metadata["language_info"] = from_dict(LANGUAGE_INFO)
         return nb, resources
@@ -124,7 +127,7 @@ def release(course: Course, out: Path | None = None) -> list[Path]:
 def header_cell(problem: Problem) -> NotebookNode:
     """A new header cell: locked markdown, with nbgrader metadata and a cell id of its own."""
     gid = header.grade_id(problem)
-    cell = nbformat.v4.new_markdown_cell(header.render(problem), id=gid)
+    cell: NotebookNode = nbformat.v4.new_markdown_cell(header.render(problem), id=gid)
     cell.metadata = from_dict(
         {
             "deletable": False,

@@ -213,7 +213,8 @@ def _grade_cell(course: Course, assignment: str, grade_id: str) -> nbformat.Note
     path = course.source_notebook(assignment)
     if not path.is_file():
         return None
-    for cell in nbformat.read(str(path), as_version=4).cells:
+    cells: list[nbformat.NotebookNode] = nbformat.read(str(path), as_version=4).cells
+    for cell in cells:
         meta = cell.get("metadata", {}).get("nbgrader", {})
         if meta.get("grade_id") == grade_id and meta.get("grade"):
             return cell

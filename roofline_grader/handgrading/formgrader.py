@@ -42,11 +42,16 @@ import socket
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from roofline_grader.checks import PARTS
 from roofline_grader.course import WORKSPACE_ENV, Course
 from roofline_grader.course.rubric import HandPart, RubricError, hand_parts
+
+if TYPE_CHECKING:  # nbconvert is imported where it is used, as the formgrader starts
+    from nbconvert import HTMLExporter
+    from nbconvert.preprocessors import Preprocessor
+    from nbformat import NotebookNode
 
 TEMPLATES = Path(__file__).resolve().parent / "formgrader_templates"
 """Our nbconvert template, ``roofline_formgrade``, which extends nbgrader's ``formgrade``."""
@@ -86,20 +91,19 @@ def hand_metadata(part: HandPart) -> dict[str, Any]:
     }
 
 
-def _show_rubric_class():
+def _show_rubric(course: Course, exporter: HTMLExporter) -> Preprocessor:
+    """The ``ShowRubric`` preprocessor of ``exporter``, for ``course``'s rubrics."""
     from nbconvert.preprocessors import Preprocessor
 
     class ShowRubric(Preprocessor):
         """Put each hand-graded part's model answer and rubric in its cell's metadata (under
         :data:`HAND_KEY`), for the template; a rubric that cannot be read shows its error there."""
 
-        def __init__(self, course: Course, **kwargs: Any) -> None:
-            super().__init__(**kwargs)
-            self.course = course
-
-        def preprocess(self, nb, resources):
+        def preprocess(
+            self, nb: NotebookNode, resources: dict[str, Any]
+        ) -> tuple[NotebookNode, dict[str, Any]]:
             try:
-                parts, error = hand_parts(self.course), ""
+                parts, error = hand_parts(course), ""
             except RubricError as exc:
                 parts, error = {}, f"The rubric could not be read:\n{exc}"
             for cell in nb.cells:
@@ -111,7 +115,7 @@ def _show_rubric_class():
                     cell.metadata[HAND_KEY] = {"grade_id": gid, "points": points, "error": error}
             return nb, resources
 
-    return ShowRubric
+    return ShowRubric(parent=exporter)  # type: ignore[no-untyped-call]  # Preprocessor.__init__ is untyped
 
 
 SAFE_TAGS = frozenset(
@@ -139,19 +143,20 @@ def safe_html(html: str) -> str:
     URLs (bleach.clean, as nbconvert's own sanitising uses it)."""
     import bleach
 
-    return bleach.clean(
+    cleaned: str = bleach.clean(
         html, tags=SAFE_TAGS, attributes=SAFE_ATTRIBUTES, protocols=SAFE_PROTOCOLS, strip=False
     )
+    return cleaned
 
 
-def grading_exporter(course: Course, config: Any = None):
+def grading_exporter(course: Course, config: Any = None) -> HTMLExporter:
     """nbgrader's submission exporter, with MathJax served here, sanitised HTML, and the model
     answer and rubric beside each written answer."""
     from jinja2 import pass_context
     from nbconvert import HTMLExporter
     from nbgrader.server_extensions.formgrader import handlers
 
-    exporters = []
+    exporters: list[HTMLExporter] = []
 
     @pass_context
     def markdown2html(context: Any, source: str) -> str:
@@ -166,7 +171,7 @@ def grading_exporter(course: Course, config: Any = None):
         filters={"markdown2html": markdown2html},
     )
     exporters.append(exporter)
-    exporter.register_preprocessor(_show_rubric_class()(course, parent=exporter), enabled=True)
+    exporter.register_preprocessor(_show_rubric(course, exporter), enabled=True)
     return exporter
 
 
@@ -239,7 +244,8 @@ def check_workspace(course: Course, workspace: Path) -> Path:
 def free_port(ip: str) -> int:
     with socket.socket() as s:
         s.bind((ip, 0))
-        return s.getsockname()[1]
+        port: int = s.getsockname()[1]
+        return port
 
 
 def server_argv(course: Course, ip: str, port: int, token: str, browser: bool) -> list[str]:

@@ -33,7 +33,7 @@ from __future__ import annotations
 import csv
 import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -255,7 +255,7 @@ class _Record:
         return f"row {self.row}" + (f" ({'; '.join(notes)})" if notes else "")
 
 
-def _numbered_rows(fh) -> list[_Record]:
+def _numbered_rows(fh: Iterable[str]) -> list[_Record]:
     """Every record of a CSV file, numbered; a quoted field may span lines."""
     reader = csv.reader(fh)
     out, last = [], 0
@@ -299,9 +299,10 @@ def student_answer(notebook: Path, grade_id: str) -> str | None:
     """The source of the cell ``grade_id`` in an autograded notebook; None if there is none."""
     if not notebook.is_file():
         return None
-    for cell in nbformat.read(str(notebook), as_version=4).cells:
+    cells: list[nbformat.NotebookNode] = nbformat.read(str(notebook), as_version=4).cells
+    for cell in cells:
         if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") == grade_id:
-            return cell.source
+            return str(cell.source)
     return None
 
 

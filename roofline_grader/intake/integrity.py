@@ -8,64 +8,30 @@ own ``add_missing_cells`` fails when the cell before a deleted one is missing to
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
-import nbformat
 from nbformat import NotebookNode
 
+from roofline_grader.course.cells import CellInfo, nbgrader_metadata
 from roofline_grader.results import ProblemKind, SubmissionProblem
-
-CellInfo = dict[str, Any]
-"""A release cell: grade_id, cell_type, locked, grade, solution, points, source, and the cell."""
-
-
-def _nbgrader(cell: Mapping[str, Any]) -> Mapping[str, Any]:
-    meta = cell.get("metadata", {})
-    value = meta.get("nbgrader", {}) if isinstance(meta, Mapping) else {}
-    return value if isinstance(value, Mapping) else {}
-
-
-def release_cells(notebook: Path) -> list[CellInfo]:
-    """The nbgrader cells of a release notebook, in order."""
-    nb = nbformat.read(str(notebook), as_version=4)
-    cells = []
-    for cell in nb.cells:
-        meta = _nbgrader(cell)
-        if "grade_id" not in meta:
-            continue
-        cells.append(
-            {
-                "grade_id": meta["grade_id"],
-                "cell_type": cell.cell_type,
-                "locked": bool(meta.get("locked")),
-                "grade": bool(meta.get("grade")),
-                "solution": bool(meta.get("solution")),
-                "points": meta.get("points"),
-                "source": cell.source,
-                "cell": dict(cell),
-            }
-        )
-    return cells
 
 
 def describe_changes(nb: NotebookNode, release: Sequence[CellInfo]) -> list[SubmissionProblem]:
     """Changes to the cells the student was given, as problems: kind, grade_id, detail."""
-    ids = [_nbgrader(c).get("grade_id") for c in nb.cells]
+    ids = [nbgrader_metadata(c).get("grade_id") for c in nb.cells]
     counts = Counter(i for i in ids if i)
     by_id = {}
     for cell in nb.cells:
-        gid = _nbgrader(cell).get("grade_id")
+        gid = nbgrader_metadata(cell).get("grade_id")
         if gid:
             by_id[gid] = cell  # the last copy is the one nbgrader keeps
     problems: list[SubmissionProblem] = []
     for info in release:
-        gid, what = info["grade_id"], _what(info)
+        gid, what = info.grade_id, _what(info)
         if counts.get(gid, 0) == 0:
-            restored = "put back from the gradebook" if info["grade"] else "not restored"
+            restored = "put back from the gradebook" if info.grade else "not restored"
             problems.append(_problem(ProblemKind.DELETED_CELL, gid, f"deleted {what}: {restored}"))
             continue
         if counts[gid] > 1:
@@ -77,9 +43,7 @@ def describe_changes(nb: NotebookNode, release: Sequence[CellInfo]) -> list[Subm
                 )
             )
         cell = by_id[gid]
-        if info["locked"] and (
-            cell.get("source") != info["source"] or cell.cell_type != info["cell_type"]
-        ):
+        if info.locked and (cell.get("source") != info.source or cell.cell_type != info.cell_type):
             problems.append(
                 _problem(
                     ProblemKind.EDITED_CELL, gid, f"edited {what}: restored from the gradebook"
@@ -89,11 +53,11 @@ def describe_changes(nb: NotebookNode, release: Sequence[CellInfo]) -> list[Subm
 
 
 def _what(info: CellInfo) -> str:
-    if info["grade"] and not info["solution"]:
-        return f"the check cell {info['grade_id']}"
-    if info["solution"]:
-        return f"the answer cell {info['grade_id']}"
-    return f"the read-only cell {info['grade_id']}"
+    if info.grade and not info.solution:
+        return f"the check cell {info.grade_id}"
+    if info.solution:
+        return f"the answer cell {info.grade_id}"
+    return f"the read-only cell {info.grade_id}"
 
 
 def _problem(kind: ProblemKind, grade_id: str, detail: str) -> SubmissionProblem:
@@ -108,21 +72,21 @@ def restore_deleted_grade_cells(nb: NotebookNode, release: Sequence[CellInfo]) -
     """
     restored = 0
     for position, info in enumerate(release):
-        if not info["grade"]:
+        if not info.grade:
             continue
-        present = {_nbgrader(c).get("grade_id"): i for i, c in enumerate(nb.cells)}
-        if info["grade_id"] in present:
+        present = {nbgrader_metadata(c).get("grade_id"): i for i, c in enumerate(nb.cells)}
+        if info.grade_id in present:
             continue
         anchor = -1
         for earlier in reversed(release[:position]):
-            if earlier["grade_id"] in present:
+            if earlier.grade_id in present:
                 anchor = max(
                     i
                     for i, c in enumerate(nb.cells)
-                    if _nbgrader(c).get("grade_id") == earlier["grade_id"]
+                    if nbgrader_metadata(c).get("grade_id") == earlier.grade_id
                 )
                 break
-        cell = nbformat.from_dict(copy.deepcopy(info["cell"]))
+        cell = info.notebook_cell()
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
         nb.cells.insert(anchor + 1, cell)
@@ -163,7 +127,7 @@ def repair_cells(nb: NotebookNode, release: Sequence[CellInfo]) -> list[Submissi
       gets the release's back.
     """
     problems: list[SubmissionProblem] = []
-    known = {info["grade_id"]: info for info in release}
+    known = {info.grade_id: info for info in release}
     for index, cell in enumerate(nb.cells):
         source = cell.get("source")
         if isinstance(source, list) and all(isinstance(x, str) for x in source):
@@ -181,7 +145,7 @@ def repair_cells(nb: NotebookNode, release: Sequence[CellInfo]) -> list[Submissi
                     ProblemKind.REPAIRED_CELL, "", f"cell {index + 1} held text that is not Unicode"
                 )
             )
-        meta = _nbgrader(cell)
+        meta = nbgrader_metadata(cell)
         gid = meta.get("grade_id") if meta else None
         if not meta:
             continue
@@ -197,13 +161,13 @@ def repair_cells(nb: NotebookNode, release: Sequence[CellInfo]) -> list[Submissi
             )
             continue
         info = known[gid]
-        changed = [f for f in FLAGS if _flag(meta, f) != _flag(info, f)]
-        if changed or cell.cell_type != info["cell_type"]:
-            cell.metadata["nbgrader"] = copy.deepcopy(dict(info["cell"]["metadata"]["nbgrader"]))
-            if cell.cell_type != info["cell_type"]:
-                cell.cell_type = info["cell_type"]
+        changed = _changed_flags(meta, info)
+        if changed or cell.cell_type != info.cell_type:
+            cell.metadata["nbgrader"] = info.nbgrader_metadata()
+            if cell.cell_type != info.cell_type:
+                cell.cell_type = info.cell_type
                 changed.append("cell type")
-                if info["cell_type"] == "code":
+                if info.cell_type == "code":
                     cell.setdefault("outputs", [])
                     cell.setdefault("execution_count", None)
                 else:
@@ -220,13 +184,19 @@ def repair_cells(nb: NotebookNode, release: Sequence[CellInfo]) -> list[Submissi
     return problems
 
 
-def _flag(meta: Mapping[str, Any], name: str) -> Any:
-    value = meta.get(name)
-    return (
-        (float(value) if isinstance(value, int | float) else value)
-        if name == "points"
-        else bool(value)
+def _changed_flags(meta: Mapping[str, Any], info: CellInfo) -> list[str]:
+    """The flags (:data:`FLAGS`, in that order) that a submitted cell's nbgrader metadata ``meta``
+    sets otherwise than the release cell ``info``: a flag left out is False (as nbgrader reads it),
+    and points compare as numbers (2 is 2.0; points that are not a number differ from any)."""
+    points = meta.get("points")
+    submitted = (
+        bool(meta.get("grade")),
+        bool(meta.get("solution")),
+        bool(meta.get("locked")),
+        float(points) if isinstance(points, int | float) else points,
     )
+    released = (info.grade, info.solution, info.locked, info.points)
+    return [flag for flag, a, b in zip(FLAGS, submitted, released, strict=True) if a != b]
 
 
 def _valid_text(text: str) -> str:

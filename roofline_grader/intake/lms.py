@@ -141,7 +141,7 @@ def parse_moodle(parts: Sequence[str]) -> Named | None:
 
 def is_moodle_folder(name: str) -> bool:
     m = MOODLE_PREFIX.match(name)
-    return bool(m) and m["rest"] == ""
+    return m is not None and m["rest"] == ""
 
 
 def resubmission(stem: str) -> tuple[str, int]:

@@ -15,7 +15,7 @@ from nbformat import NotebookNode
 from nbgrader.preprocessors import NbGraderPreprocessor
 
 
-class KeepLastDuplicate(NbGraderPreprocessor):
+class KeepLastDuplicate(NbGraderPreprocessor):  # type: ignore[misc]  # nbgrader is untyped: Any
     """Of cells sharing a grade id, keep the last as the graded one; the others become plain."""
 
     def preprocess(self, nb: NotebookNode, resources: Any) -> tuple[NotebookNode, Any]:

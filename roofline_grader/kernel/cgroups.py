@@ -234,7 +234,8 @@ def _make_v1(own: dict[str, str]) -> Area | None:
         except OSError:
             if controller == "cpu":  # optional: memory and pids are what must hold
                 return Area(1, folders[0], folders[1])
-            return _undo(folders)
+            _undo(folders)
+            return None
         folders.append(folder)
     return Area(1, folders[0], folders[1], folders[2])
 
@@ -243,7 +244,6 @@ def _undo(folders: list[Path]) -> None:
     for folder in folders:
         with contextlib.suppress(OSError):
             folder.rmdir()
-    return None
 
 
 def _probe(area: Area) -> str:

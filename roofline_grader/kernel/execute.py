@@ -52,7 +52,7 @@ from nbformat.v4 import new_output
 from nbgrader import utils
 from traitlets import Bool, Enum, Integer, List, Unicode
 
-from roofline_grader.checks import PARTS, Finding, make_plan
+from roofline_grader.checks import PARTS, Check, Finding, Probe, make_plan
 from roofline_grader.hidden import RECORD_MIME
 from roofline_grader.kernel import warm
 from roofline_grader.kernel.nbclient_adapter import AdaptedExecute
@@ -66,19 +66,25 @@ MAX_RECORD_BYTES = 4 * 2**20
 MAX_TEXT = 300
 
 
+def hidden_check(cell: NotebookNode) -> Check | None:
+    """The hidden test of a grade cell of code (a test cell), None for any other cell."""
+    if cell.cell_type != "code" or not utils.is_grade(cell) or utils.is_solution(cell):
+        return None
+    part = PARTS.get(cell.metadata["nbgrader"].get("grade_id", ""))
+    return None if part is None else part.check
+
+
 def is_hidden_check(cell: NotebookNode) -> bool:
     """A grade cell of code (a test cell) whose part has a hidden test."""
-    if cell.cell_type != "code" or not utils.is_grade(cell) or utils.is_solution(cell):
-        return False
-    part = PARTS.get(cell.metadata["nbgrader"].get("grade_id", ""))
-    return part is not None and part.check is not None
+    return hidden_check(cell) is not None
 
 
 def _error(ename: str, evalue: str) -> NotebookNode:
     lines = evalue.splitlines() or [""]
-    return new_output(
+    output: NotebookNode = new_output(
         "error", ename=ename, evalue=evalue, traceback=[f"{ename}: {x}" for x in lines]
     )
+    return output
 
 
 _TERMINAL_CODES = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-_]|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -154,6 +160,7 @@ class SealedExecute(AdaptedExecute):
         False, help="Boot the next notebook's kernel while this one runs (roofline-grade does)."
     ).tag(config=True)
     shutdown_kernel = Enum(["graceful", "immediate"], "immediate").tag(config=True)
+    kernel_name: str  # nbclient's trait (Unicode), named for mypy: nbgrader's Execute is untyped
     iopub_timeout = Integer(5).tag(config=True)
 
     # -- the run --------------------------------------------------------------------------------
@@ -166,14 +173,11 @@ class SealedExecute(AdaptedExecute):
         info = (self.resources or {}).get("nbgrader", {})
         student = self.student_id or info.get("student", "")
         seed = f"{self.seed}|{student}|{info.get('assignment', '')}"
-        self._plans = {
-            cell.metadata["nbgrader"]["grade_id"]: make_plan(
-                PARTS[cell.metadata["nbgrader"]["grade_id"]].check,
-                f"{seed}|{cell.metadata['nbgrader']['grade_id']}",
-            )
-            for cell in nb.cells
-            if is_hidden_check(cell)
-        }
+        self._plans: dict[str, dict[str, Probe]] = {}
+        for cell in nb.cells:
+            if (check := hidden_check(cell)) is not None:
+                grade_id = cell.metadata["nbgrader"]["grade_id"]
+                self._plans[grade_id] = make_plan(check, f"{seed}|{grade_id}")
         self._events: list[Event] = []
         self._verdicts: dict[str, Verdict] = {}
         self._no_replay: set[int] = set()
@@ -336,7 +340,8 @@ class SealedExecute(AdaptedExecute):
     ) -> NotebookNode | None:
         if not self._within_cap(msg, cell_index):
             return None
-        return super().output(outs, msg, display_id, cell_index)
+        output: NotebookNode | None = super().output(outs, msg, display_id, cell_index)
+        return output
 
     def process_message(
         self, msg: dict[str, Any], cell: NotebookNode, cell_index: int
@@ -344,7 +349,8 @@ class SealedExecute(AdaptedExecute):
         # display updates change outputs in place, without output(): count them here
         if msg.get("msg_type") == "update_display_data" and not self._within_cap(msg, cell_index):
             return None
-        return super().process_message(msg, cell, cell_index)
+        output: NotebookNode | None = super().process_message(msg, cell, cell_index)
+        return output
 
     def _within_cap(self, msg: dict[str, Any], cell_index: int) -> bool:
         """Count a message's content against the cell's cap (a hidden check's one answers record

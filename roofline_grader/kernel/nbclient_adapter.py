@@ -52,7 +52,7 @@ def installed_versions() -> dict[str, str]:
     return {name: version(name) for name in CHECKED_WITH}
 
 
-class AdaptedExecute(Execute):
+class AdaptedExecute(Execute):  # type: ignore[misc]  # nbgrader is untyped: Any
     """nbgrader's Execute with the private nbclient/nbconvert calls it needs given public names."""
 
     def begin(self, nb: NotebookNode, resources: Any = None, km: Any = None) -> None:

@@ -57,7 +57,7 @@ from pathlib import Path
 from typing import Any
 
 import zmq
-from jupyter_client.asynchronous import AsyncKernelClient
+from jupyter_client.asynchronous.client import AsyncKernelClient
 from jupyter_client.manager import AsyncKernelManager
 from traitlets import Any as AnyTrait
 from traitlets import List, Unicode
@@ -642,6 +642,8 @@ def _interpreter_dirs() -> list[str]:
 
 def _package_dir(package: str) -> Path:
     module = __import__(package)
+    if module.__file__ is None:
+        raise ValueError(f"{package} is a namespace package: it has no folder of its own")
     return Path(module.__file__).resolve().parent
 
 
@@ -718,12 +720,16 @@ class SandboxedKernelManager(AsyncKernelManager):
 
     launch_prefix = List(Unicode(), help="Command words put before the kernel's own command.")
     kernel_dir = AnyTrait(None, allow_none=True, help="The KernelDir the kernel runs in.")
-    _clients = List(help="Weak references to the clients made by client().")
+    _clients: List[weakref.ref[AsyncKernelClient]] = List(
+        help="Weak references to the clients made by client()."
+    )
 
     def format_kernel_cmd(self, extra_arguments: list[str] | None = None) -> list[str]:
         return [*self.launch_prefix, *super().format_kernel_cmd(extra_arguments)]
 
-    def client(self, **kwargs: Any) -> AsyncKernelClient:
+    def client(  # type: ignore[override]  # as AsyncKernelManager's: KernelManager says blocking
+        self, **kwargs: Any
+    ) -> AsyncKernelClient:
         """A client on this manager's ZMQ context (closed with the manager), whose sockets drop
         any message larger than :data:`MAX_MESSAGE_BYTES` before it is read into memory."""
         self.context.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE_BYTES)

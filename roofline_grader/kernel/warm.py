@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import atexit
 import os
+import subprocess
 import warnings
 from collections.abc import Iterable
 from pathlib import Path
@@ -44,7 +45,10 @@ async def launch(home: KernelHome, kernel_name: str) -> tuple[KernelDir, Sandbox
     km.ip = kernel.ipc_prefix
     if kernel.sandboxed:
         # the sandbox's init would not pass a SIGINT on to the kernel: interrupt by message
-        km.kernel_spec.interrupt_mode = "message"
+        spec = km.kernel_spec
+        if spec is None:
+            raise RuntimeError(f"no kernel spec named {kernel_name!r}")
+        spec.interrupt_mode = "message"
     km.write_connection_file()
     kernel.make_readable(kernel.connection_file)
     info = os.pipe() if kernel.sandboxed else None
@@ -101,8 +105,10 @@ def cleanup() -> None:
     """Kill the spare kernels and remove the kernel homes of this process."""
     for kernel, km in _SPARES.values():
         try:
-            if km.provisioner is not None and km.provisioner.process is not None:
-                km.provisioner.process.kill()
+            # jupyter_client's LocalProvisioner keeps the kernel's Popen in an untyped attribute
+            process = getattr(km.provisioner, "process", None)
+            if isinstance(process, subprocess.Popen):
+                process.kill()
         except Exception:
             pass
         kernel.remove()

@@ -254,7 +254,13 @@ def cause_of(finding: Finding, part: Known) -> Cause:
     return Cause.WRONG if finding.hint in part.general else Cause.NO_ANSWER
 
 
-def _diagnose(finding: Finding, part: Known) -> tuple[tuple, Kind, str, str]:
+ClusterKey = tuple[str | float, ...]
+"""What the members of a cluster share: its kind's word, then the finding's label, hint or factor."""
+ClusterHead = tuple[Kind, str, str, str, float | None]
+"""A cluster's kind, title, the finding's label, a second line, and its factor (or None)."""
+
+
+def _diagnose(finding: Finding, part: Known) -> tuple[ClusterKey, Kind, str, str]:
     """(cluster key, kind, title, a second line) of a failed finding. A factor is named by the
     known mistake of the same check with that factor (an answer near one), else in words, with a
     known mistake of another check of the part that has the same factor as a lead."""
@@ -288,10 +294,10 @@ class _Clusters:
     """Clusters of one part as they are filled, students once each, in the run's order."""
 
     def __init__(self) -> None:
-        self.heads: dict[tuple, tuple[Kind, str, str, str, float | None]] = {}
-        self.members: dict[tuple, dict[str, str]] = {}
+        self.heads: dict[ClusterKey, ClusterHead] = {}
+        self.members: dict[ClusterKey, dict[str, str]] = {}
 
-    def add(self, key: tuple, head: tuple, student: str, note: str = "") -> None:
+    def add(self, key: ClusterKey, head: ClusterHead, student: str, note: str = "") -> None:
         self.heads.setdefault(key, head)
         self.members.setdefault(key, {}).setdefault(student, note)
 
@@ -526,6 +532,7 @@ def score_svg(part: PartSummary) -> str:
     hatched at its foot."""
     import matplotlib
     from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
 
     bars = score_bars(part)
     xs = list(range(len(bars)))
@@ -546,7 +553,9 @@ def score_svg(part: PartSummary) -> str:
         ax.set_xlabel(f"points (of {part.points:g})")
         ax.set_ylabel("students")
         ax.set_ylim(0, max(max(b.count for b in bars), 1) * 1.2)
-        ax.yaxis.get_major_locator().set_params(integer=True)
+        locator = ax.yaxis.get_major_locator()
+        if isinstance(locator, MaxNLocator):  # AutoLocator, a linear axis's: whole counts only
+            locator.set_params(integer=True)
         ax.spines[["top", "right"]].set_visible(False)
         if any(absent):  # above the plot, clear of the bars' counts
             ax.legend(loc="lower right", bbox_to_anchor=(1, 1), fontsize=7, frameon=False)

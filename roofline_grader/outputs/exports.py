@@ -39,11 +39,11 @@ starting with ``=`` is written as text).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from roofline_grader.intake.integrity import CellInfo
+from roofline_grader.course.cells import ReleaseIndex
 from roofline_grader.intake.lms import problem_of
 from roofline_grader.intake.roster import Roster, Student
 from roofline_grader.outputs.report import fmt, grade_parts, write_csv
@@ -62,9 +62,9 @@ class Exports:
     moodle: Path
 
 
-def problem_points(index: Mapping[str, list[CellInfo]]) -> dict[str, float]:
+def problem_points(index: ReleaseIndex) -> dict[str, float]:
     """Points available per problem: the sum of its grade cells' points."""
-    points = dict.fromkeys(index, 0.0)
+    points = dict.fromkeys(index.assignments, 0.0)
     for assignment, _, p in grade_parts(index):
         points[assignment] += p
     return points
@@ -125,12 +125,12 @@ def canvas_rows(
     roster: Roster,
     header: Sequence[str],
     rows: Sequence[Sequence[str]],
-    index: Mapping[str, list[CellInfo]],
+    index: ReleaseIndex,
     problems: Sequence[str] | None = None,
 ) -> list[list[str]]:
     """The Canvas import file's rows, header first, then Points Possible, then each student; one
     column per problem of ``problems`` (default: every problem of ``index``)."""
-    assignments = list(problems or index)
+    assignments = list(problems or index.assignments)
     points = problem_points(index)
     out = [
         [*CANVAS_STUDENT_COLUMNS, *canvas_titles(roster, assignments)],
@@ -143,11 +143,11 @@ def moodle_rows(
     roster: Roster,
     header: Sequence[str],
     rows: Sequence[Sequence[str]],
-    index: Mapping[str, list[CellInfo]],
+    index: ReleaseIndex,
     problems: Sequence[str] | None = None,
 ) -> list[list[str]]:
     """The Moodle import file's rows, header first (columns as in :func:`canvas_rows`)."""
-    assignments = list(problems or index)
+    assignments = list(problems or index.assignments)
     out = [[*MOODLE_STUDENT_COLUMNS, *assignments]]
     return out + _student_rows(roster, header, rows, assignments, _moodle_student)
 
@@ -157,7 +157,7 @@ def write_exports(
     roster: Roster,
     header: Sequence[str],
     rows: Sequence[Sequence[str]],
-    index: Mapping[str, list[CellInfo]],
+    index: ReleaseIndex,
     problems: Sequence[str],
 ) -> Exports:
     """Write canvas_grades.csv and moodle_grades.csv into ``folder``, one column per problem of

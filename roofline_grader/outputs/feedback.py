@@ -32,7 +32,7 @@ from nbgrader.api import Gradebook
 
 from roofline_grader.checks import PARTS, Finding
 from roofline_grader.checks.base import FEEDBACK_INTRO
-from roofline_grader.intake.integrity import CellInfo
+from roofline_grader.course.cells import CellInfo, ReleaseIndex
 from roofline_grader.outputs.gradebook import submission_scores
 from roofline_grader.outputs.report import fmt
 from roofline_grader.results import Status, SubmissionResult
@@ -63,7 +63,7 @@ def _clean(text: Any) -> str:
 def problem_title(cells: Sequence[CellInfo], assignment: str) -> str:
     """The first heading of the notebook ('Problem 1 · An int8 matmul')."""
     for cell in cells:
-        for line in str(cell["source"]).splitlines():
+        for line in cell.source.splitlines():
             if line.startswith("# "):
                 return line[2:].strip()
     return assignment
@@ -71,7 +71,7 @@ def problem_title(cells: Sequence[CellInfo], assignment: str) -> str:
 
 def page(
     student: str,
-    index: Mapping[str, list[CellInfo]],
+    index: ReleaseIndex,
     scores: Mapping[str, Mapping[str, Any]],
     results: Mapping[str, SubmissionResult],
     subject: str = "",
@@ -80,15 +80,15 @@ def page(
     one: a problem page, whose ``subject`` is the problem's title). ``scores`` and ``results`` are
     keyed by assignment (an assignment without a result was not graded in any run)."""
     sections, total, maximum, waiting = [], 0.0, 0.0, 0.0
-    for assignment, cells in index.items():
+    for assignment, cells in index.notebooks:
         result = results.get(assignment)
         graded = result is not None and result.status is Status.GRADED
         grades = scores.get(assignment, {})
         rows, got, out_of = [], 0.0, 0.0
         for cell in cells:
-            if not cell["grade"]:
+            if not cell.grade:
                 continue
-            gid, points = cell["grade_id"], float(cell["points"] or 0)
+            gid, points = cell.grade_id, cell.max_points
             score = grades.get(gid, {}).get("score")
             out_of += points
             got += score or 0.0
@@ -233,7 +233,7 @@ def write_feedback(
     folder: Path,
     gb: Gradebook,
     students: Sequence[str],
-    index: Mapping[str, list[CellInfo]],
+    index: ReleaseIndex,
     results: Mapping[str, SubmissionResult],
 ) -> FeedbackPages:
     """Write every student's folder of pages (layout in the module's docstring), afresh."""
@@ -249,17 +249,17 @@ def write_feedback(
         home = folder / feedback_file_name(student, "")
         shutil.rmtree(home, ignore_errors=True)  # an earlier run's pages and secrets
         home.mkdir()
-        scores = {a: submission_scores(gb, a, student) for a in index}
+        scores = {a: submission_scores(gb, a, student) for a in index.assignments}
         mine = by_student.get(student, {})
         course_page = home / COURSE_PAGE
         course_page.write_text(page(student, index, scores, mine), encoding="utf-8")
         course_pages.append((student, course_page))
-        for assignment, cells in index.items():
-            result = mine.get(assignment)
-            if result is None or not result.notebook:
+        for assignment in index.assignments:
+            submitted = mine.get(assignment)
+            if submitted is None or not submitted.notebook:
                 continue  # nothing was submitted: the course page says so
             problem_pages.append(
-                _write_problem_page(home, student, assignment, cells, scores, result)
+                _write_problem_page(home, student, assignment, index, scores, submitted)
             )
     return FeedbackPages(folder, tuple(course_pages), tuple(problem_pages))
 
@@ -268,7 +268,7 @@ def _write_problem_page(
     home: Path,
     student: str,
     assignment: str,
-    cells: list[CellInfo],
+    index: ReleaseIndex,
     scores: Mapping[str, Mapping[str, Any]],
     result: SubmissionResult,
 ) -> ProblemPage:
@@ -279,8 +279,8 @@ def _write_problem_page(
     target.mkdir()
     notebook_id = Path(str(result.notebook)).stem
     path = target / f"{feedback_file_name(notebook_id, '')}.html"
-    subject = problem_title(cells, assignment)
-    text = page(student, {assignment: cells}, scores, {assignment: result}, subject=subject)
+    subject = problem_title(index.cells(assignment), assignment)
+    text = page(student, index.only(assignment), scores, {assignment: result}, subject=subject)
     path.write_text(text, encoding="utf-8")
     secret, timestamp = result.secret or None, result.timestamp or None
     if secret:

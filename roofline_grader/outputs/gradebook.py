@@ -15,6 +15,7 @@ import hashlib
 import shutil
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,6 @@ from nbgrader.utils import parse_utc
 from roofline_grader.course import Course
 from roofline_grader.course.config import COURSE_ID
 from roofline_grader.course.release import generate
-from roofline_grader.intake.integrity import CellInfo, release_cells
 from roofline_grader.results import SubmissionResult
 
 
@@ -79,11 +79,6 @@ def build_template(course: Course, directory: Path) -> tuple[Path, Path]:
     return db, release
 
 
-def release_index(release: Path, assignments: tuple[str, ...]) -> dict[str, list[CellInfo]]:
-    """The nbgrader cells of each released notebook, in order, by assignment."""
-    return {a: release_cells(release / a / f"{a}.ipynb") for a in assignments}
-
-
 def open_master(course: Course, path: Path, template: Path) -> Gradebook:
     """The workspace's gradebook, created from the template or brought up to date with solutions/."""
     stamp = path.with_suffix(".solutions")
@@ -106,17 +101,36 @@ def generate_into(course: Course, path: Path) -> None:
         generate(course, Path(tmp), db_url=sqlite_url(path))
 
 
-def read_scores(db_url: str, assignment: str, student: str) -> tuple[dict, dict]:
-    """One submission's grades (per grade cell: auto_score, max_score) and auto comments."""
-    grades: dict[str, dict[str, Any]] = {}
+@dataclass(frozen=True)
+class CellScore:
+    """A grade cell's score in a gradebook, in points.
+
+    Attributes:
+        auto_score: the automatic score; None for a part graded by hand.
+        max_score: the points the cell is worth.
+    """
+
+    auto_score: float | None
+    max_score: float
+
+
+def read_scores(
+    db_url: str, assignment: str, student: str
+) -> tuple[dict[str, CellScore], dict[str, str | None]]:
+    """One submission's scores and automatic comments, each by its cell's name."""
+    grades: dict[str, CellScore] = {}
     comments: dict[str, str | None] = {}
     with Gradebook(db_url, course_id=COURSE_ID) as gb:
         submission = gb.find_submission(assignment, student)
         for notebook in submission.notebooks:
             for grade in notebook.grades:
-                grades[grade.name] = {"auto_score": grade.auto_score, "max_score": grade.max_score}
+                auto = grade.auto_score
+                grades[str(grade.name)] = CellScore(
+                    None if auto is None else float(auto), float(grade.max_score)
+                )
             for comment in notebook.comments:
-                comments[comment.name] = comment.auto_comment
+                text = comment.auto_comment
+                comments[str(comment.name)] = None if text is None else str(text)
     return grades, comments
 
 

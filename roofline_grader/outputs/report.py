@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from nbgrader.api import Gradebook
 
-from roofline_grader.intake.integrity import CellInfo
+from roofline_grader.course.cells import ReleaseIndex
 from roofline_grader.outputs.classreport import ClassSummary, text_lines
 from roofline_grader.outputs.gradebook import submission_scores
 from roofline_grader.outputs.tally import Tally, format_duration
@@ -37,30 +37,30 @@ def fmt(value: float | None) -> str:
     return "" if value is None else f"{value:g}"
 
 
-def grade_parts(index: Mapping[str, list[CellInfo]]) -> list[tuple[str, str, float]]:
+def grade_parts(index: ReleaseIndex) -> list[tuple[str, str, float]]:
     """(assignment, grade id, points) of every grade cell, in course order."""
     return [
-        (assignment, cell["grade_id"], float(cell["points"] or 0))
-        for assignment, cells in index.items()
+        (assignment, cell.grade_id, cell.max_points)
+        for assignment, cells in index.notebooks
         for cell in cells
-        if cell["grade"]
+        if cell.grade
     ]
 
 
 def grade_table(
-    gb: Gradebook, students: Sequence[str], index: Mapping[str, list[CellInfo]]
+    gb: Gradebook, students: Sequence[str], index: ReleaseIndex
 ) -> tuple[list[str], list[list[str]]]:
     """The header and rows of grades.csv, from the master gradebook (manual scores included)."""
     parts = grade_parts(index)
     header = ["student_id"]
-    for assignment in index:
+    for assignment in index.assignments:
         header += [gid for a, gid, _ in parts if a == assignment] + [assignment]
     header += ["total", "max"]
     maximum = sum(points for _, _, points in parts)
     rows = []
     for student in students:
         row, total = [student], 0.0
-        for assignment in index:
+        for assignment in index.assignments:
             scores = submission_scores(gb, assignment, student)
             subtotal = 0.0
             for a, gid, _ in parts:

@@ -33,11 +33,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from roofline_grader.course import Course
+from roofline_grader.course.cells import ReleaseIndex
 from roofline_grader.course.config import DEFAULT_CELL_TIMEOUT_S, DEFAULT_NOTEBOOK_TIMEOUT_S
 from roofline_grader.course.rubric import HandPart, hand_parts
 from roofline_grader.handgrading.manual import HandScore, apply_scores, read_scores, write_sheet
 from roofline_grader.intake.discover import Intake, Task, discover
-from roofline_grader.intake.integrity import CellInfo
 from roofline_grader.intake.roster import Roster, read_roster
 from roofline_grader.kernel.sandbox import scratch_root, sweep_stale_scratch
 from roofline_grader.outputs.classreport import scores_from_table, summarize, write_html
@@ -49,7 +49,6 @@ from roofline_grader.outputs.gradebook import (
     build_template,
     merge_all,
     open_master,
-    release_index,
     solutions_fingerprint,
     submission_scores,
 )
@@ -185,7 +184,7 @@ class Plan:
     intake: Intake
     roster: Roster | None
     template_db: Path
-    index: dict[str, list[CellInfo]]
+    index: ReleaseIndex
     hand: dict[str, HandPart]
     hand_scores: list[HandScore] | None
     journal: Journal
@@ -205,7 +204,7 @@ def plan_run(course: Course, options: Options, ws: Workspace) -> Plan:
         problem=options.problem,
     )
     template_db, release = build_template(course, ws.state / "template")
-    index = release_index(release, course.assignments)
+    index = ReleaseIndex.read(release, course.assignments)
     hand = hand_parts(course) if options.manual_sheet or options.manual_scores else {}
     hand_scores = None
     if options.manual_scores:

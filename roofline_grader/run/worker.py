@@ -16,7 +16,7 @@ import shutil
 import time
 import traceback
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -26,10 +26,10 @@ from nbgrader.coursedir import CourseDirectory
 from nbgrader.utils import parse_utc
 from traitlets.config import Config
 
+from roofline_grader.course.cells import CellInfo, ReleaseIndex
 from roofline_grader.course.config import COURSE_ID, grading_config
 from roofline_grader.intake.discover import Task
 from roofline_grader.intake.integrity import (
-    CellInfo,
     describe_changes,
     repair_cells,
     restore_deleted_grade_cells,
@@ -58,7 +58,7 @@ class Settings:
 
     template_db: str
     scratch: str
-    release_index: dict[str, list[CellInfo]]
+    release_index: ReleaseIndex
     cell_timeout_s: int
     notebook_timeout_s: int
     sandbox: str
@@ -98,7 +98,7 @@ def failed_result(
 ) -> SubmissionResult:
     """The result of a task the grader could not grade: every part at zero, with the reason."""
     result = _base_result(task, Status.ERROR, [SubmissionProblem(kind, detail)])
-    return replace(result, parts=_zero_parts(settings.release_index[task.assignment]))
+    return replace(result, parts=_zero_parts(settings.release_index.cells(task.assignment)))
 
 
 def started_marker(task: Task, settings: Settings) -> Path:
@@ -129,7 +129,7 @@ def grade(task: Task, settings: Settings) -> SubmissionResult:
             traceback=traceback.format_exc(),
         )
     if result.status is not Status.GRADED:
-        result = replace(result, parts=_zero_parts(settings.release_index[task.assignment]))
+        result = replace(result, parts=_zero_parts(settings.release_index.cells(task.assignment)))
     return replace(result, seconds=round(time.monotonic() - started, 3))
 
 
@@ -186,7 +186,7 @@ def _repair(
     settings: Settings, nb: nbformat.NotebookNode, result: SubmissionResult
 ) -> SubmissionResult:
     """Repair broken cells and put back deleted grade cells; the result notes what was found."""
-    release = settings.release_index[result.assignment]
+    release = settings.release_index.cells(result.assignment)
     found = [*repair_cells(nb, release), *describe_changes(nb, release)]
     restore_deleted_grade_cells(nb, release)
     unique_cell_ids(nb)
@@ -269,7 +269,7 @@ def _collect(task: Task, course: Path, result: SubmissionResult) -> SubmissionRe
         sqlite_url(course / "gradebook.db"), task.assignment, SCRATCH_STUDENT
     )
     parts = tuple(
-        PartResult(gid, score["auto_score"], float(score["max_score"]), report.verdicts.get(gid))
+        PartResult(gid, score.auto_score, score.max_score, report.verdicts.get(gid))
         for gid, score in scores.items()
     )
     return replace(
@@ -286,8 +286,6 @@ def _collect(task: Task, course: Path, result: SubmissionResult) -> SubmissionRe
     )
 
 
-def _zero_parts(release: list[CellInfo]) -> tuple[PartResult, ...]:
+def _zero_parts(release: Sequence[CellInfo]) -> tuple[PartResult, ...]:
     """Every grade cell at zero, as nbgrader scores a missing notebook."""
-    return tuple(
-        PartResult(c["grade_id"], 0.0, float(c["points"] or 0)) for c in release if c["grade"]
-    )
+    return tuple(PartResult(c.grade_id, 0.0, c.max_points) for c in release if c.grade)

@@ -42,13 +42,12 @@ def fake_result(task: Task, settings: Settings, fraction: float) -> SubmissionRe
     if task.notebook is None:
         fraction = 0.0
     parts = []
-    for cell in settings.release_index[task.assignment]:
-        if not cell["grade"]:
+    for cell in settings.release_index.cells(task.assignment):
+        if not cell.grade:
             continue
-        points = float(cell["points"] or 0)
-        written = cell["solution"] and cell["cell_type"] == "markdown"
-        auto = None if written and task.notebook else round(points * fraction, 6)
-        parts.append(PartResult(cell["grade_id"], auto, points))
+        written = cell.solution and cell.cell_type == "markdown"
+        auto = None if written and task.notebook else round(cell.max_points * fraction, 6)
+        parts.append(PartResult(cell.grade_id, auto, cell.max_points))
     return SubmissionResult(
         key=task.key,
         student=task.student,

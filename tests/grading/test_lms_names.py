@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from roofline_grader.checks import PROBLEMS
+from roofline_grader.course.cells import CellInfo, ReleaseIndex
 from roofline_grader.intake.discover import IntakeError, NothingToGradeError, Why, discover
 from roofline_grader.intake.lms import (
     Layout,
@@ -26,6 +27,8 @@ from roofline_grader.intake.lms import (
 from roofline_grader.intake.roster import RosterError, read_roster
 from roofline_grader.outputs.exports import canvas_rows, moodle_rows
 from roofline_grader.results import ProblemKind
+
+from .tiny_notebooks import check_cell
 
 CANVAS_COLUMNS = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
 ASSIGNMENTS = tuple(PROBLEMS)  # the course's problems, from the checks registry
@@ -327,17 +330,21 @@ def test_with_a_roster_nbgrader_folders_are_matched_to_its_ids(tmp_path: Path) -
 # ---- exports ----
 
 
+def _check(grade_id: str, points: float) -> CellInfo:
+    """A release's check cell worth ``points``."""
+    return CellInfo.of(check_cell(grade_id, points))
+
+
 def test_lms_exports_have_the_documented_columns(tmp_path: Path) -> None:
     roster = read_roster(
         roster_file(tmp_path, ROSTER + '=HYPERLINK("x"),45678,s004,evil@uni.example\n')
     )
-    index = {
-        "problem1": [
-            {"grade": True, "grade_id": "p1a", "points": 2},
-            {"grade": True, "grade_id": "p1b", "points": 7},
-        ],
-        "problem2": [{"grade": True, "grade_id": "p2a", "points": 5}],
-    }
+    index = ReleaseIndex(
+        (
+            ("problem1", (_check("p1a", 2), _check("p1b", 7))),
+            ("problem2", (_check("p2a", 5),)),
+        )
+    )
     header = ["student_id", "p1a", "p1b", "problem1", "p2a", "problem2", "total", "max"]
     rows = [["s001", "2", "5", "7", "5", "5", "12", "14"], ["ghost", "2", "7", "9", "5", "5"]]
     canvas = canvas_rows(roster, header, rows, index)
@@ -367,7 +374,7 @@ def test_a_canvas_export_as_roster_lends_its_assignment_titles(tmp_path: Path) -
             '"Doe, Jane",12345,s001,jdoe,Sec A,7,,,\n',
         )
     )
-    index = {a: [{"grade": True, "grade_id": f"{a}x", "points": 9}] for a in ASSIGNMENTS}
+    index = ReleaseIndex(tuple((a, (_check(f"{a}x", 9),)) for a in ASSIGNMENTS))
     header = ["student_id", *(x for a in ASSIGNMENTS for x in (f"{a}x", a)), "total", "max"]
     rows = [["s001", *("9" for _ in ASSIGNMENTS for _ in range(2)), "54", "54"]]
     canvas = canvas_rows(roster, header, rows, index, ["problem1", "problem2"])

@@ -31,6 +31,7 @@ import pytest
 from nbgrader.api import Gradebook
 
 from roofline_grader.course import Course
+from roofline_grader.course.cells import ReleaseIndex
 from roofline_grader.course.config import COURSE_ID
 from roofline_grader.course.rubric import hand_parts
 from roofline_grader.intake.discover import Task
@@ -186,7 +187,7 @@ def _task(key: str) -> Task:
     return Task(key, key, "problem1", None, "missing")
 
 
-SETTINGS = Settings("", "", {"problem1": []}, 1, 1, "off", ())
+SETTINGS = Settings("", "", ReleaseIndex((("problem1", ()),)), 1, 1, "off", ())
 
 
 @pytest.mark.parametrize("width", [1, 2, 3, 8])

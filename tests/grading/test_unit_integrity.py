@@ -11,8 +11,8 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell
 
+from roofline_grader.course.cells import CellInfo
 from roofline_grader.intake.integrity import (
-    CellInfo,
     describe_changes,
     repair_cells,
     restore_deleted_grade_cells,
@@ -24,7 +24,7 @@ from .tiny_notebooks import (
     check_cell,
     grade_ids,
     nbgrader_cell,
-    release_index,
+    released_cells,
     submission,
 )
 
@@ -35,7 +35,7 @@ RELEASED = ["intro", "p1a", "p1a_check", None, "p1b", "p1b_check"]
 
 @pytest.fixture
 def release(tmp_path: Path) -> list[CellInfo]:
-    return release_index(tmp_path)
+    return released_cells(tmp_path)
 
 
 def _kinds(problems: list[SubmissionProblem]) -> list[tuple[ProblemKind, str]]:
@@ -46,22 +46,22 @@ def _kinds(problems: list[SubmissionProblem]) -> list[tuple[ProblemKind, str]]:
 
 
 def test_release_cells_lists_the_nbgrader_cells_in_order_with_their_flags(
-    release: list[CellInfo],
+    release: tuple[CellInfo, ...],
 ) -> None:
-    assert [c["grade_id"] for c in release] == ["intro", "p1a", "p1a_check", "p1b", "p1b_check"]
+    assert [c.grade_id for c in release] == ["intro", "p1a", "p1a_check", "p1b", "p1b_check"]
     intro, p1a, check = release[0], release[1], release[2]
-    assert (intro["cell_type"], intro["locked"], intro["grade"]) == ("markdown", True, False)
-    assert (p1a["solution"], p1a["locked"], p1a["points"]) == (True, False, None)
-    assert (check["grade"], check["locked"], check["points"]) == (True, True, 2)
-    assert check["source"] == "assert check_p1a_check()"
-    assert check["cell"]["metadata"]["nbgrader"]["grade_id"] == "p1a_check"
+    assert (intro.cell_type, intro.locked, intro.grade) == ("markdown", True, False)
+    assert (p1a.solution, p1a.locked, p1a.points) == (True, False, None)
+    assert (check.grade, check.locked, check.points) == (True, True, 2.0)
+    assert check.source == "assert check_p1a_check()"
+    assert check.notebook_cell().metadata.nbgrader.grade_id == "p1a_check"
 
 
 # -- describe_changes -----------------------------------------------------------------------------
 
 
 def test_an_unchanged_submission_and_edited_answers_are_no_problem(
-    release: list[CellInfo],
+    release: tuple[CellInfo, ...],
 ) -> None:
     nb = submission()
     assert describe_changes(nb, release) == []
@@ -71,7 +71,7 @@ def test_an_unchanged_submission_and_edited_answers_are_no_problem(
 
 
 def test_an_edited_check_cell_is_reported_as_restored_from_the_gradebook(
-    release: list[CellInfo],
+    release: tuple[CellInfo, ...],
 ) -> None:
     nb = submission()
     nb.cells[2].source = "assert True"
@@ -81,14 +81,16 @@ def test_an_edited_check_cell_is_reported_as_restored_from_the_gradebook(
     )
 
 
-def test_a_read_only_cell_turned_into_code_is_an_edit(release: list[CellInfo]) -> None:
+def test_a_read_only_cell_turned_into_code_is_an_edit(release: tuple[CellInfo, ...]) -> None:
     nb = submission()
     nb.cells[0] = nbgrader_cell("code", "# Problem 1", "intro", locked=True)
     assert _kinds(describe_changes(nb, release)) == [(EDITED, "intro")]
     assert "the read-only cell intro" in describe_changes(nb, release)[0].detail
 
 
-def test_deleted_cells_say_whether_the_gradebook_puts_them_back(release: list[CellInfo]) -> None:
+def test_deleted_cells_say_whether_the_gradebook_puts_them_back(
+    release: tuple[CellInfo, ...],
+) -> None:
     nb = submission()
     del nb.cells[5]  # p1b_check, a grade cell
     del nb.cells[4]  # p1b, an answer cell
@@ -105,7 +107,7 @@ def test_deleted_cells_say_whether_the_gradebook_puts_them_back(release: list[Ce
 
 
 def test_a_duplicated_cell_is_reported_once_and_only_its_last_copy_is_compared(
-    release: list[CellInfo],
+    release: tuple[CellInfo, ...],
 ) -> None:
     nb = submission()
     edited = check_cell("p1a_check", 2, source="assert True")
@@ -125,14 +127,14 @@ def test_a_duplicated_cell_is_reported_once_and_only_its_last_copy_is_compared(
 # -- restore_deleted_grade_cells ------------------------------------------------------------------
 
 
-def test_nothing_deleted_nothing_restored(release: list[CellInfo]) -> None:
+def test_nothing_deleted_nothing_restored(release: tuple[CellInfo, ...]) -> None:
     nb = submission()
     assert restore_deleted_grade_cells(nb, release) == 0
     assert grade_ids(nb) == RELEASED
 
 
 def test_a_deleted_check_cell_goes_back_after_its_answer_as_released(
-    release: list[CellInfo],
+    release: tuple[CellInfo, ...],
 ) -> None:
     nb = submission()
     del nb.cells[2]
@@ -146,7 +148,7 @@ def test_a_deleted_check_cell_goes_back_after_its_answer_as_released(
 
 
 def test_a_check_cell_whose_answer_was_deleted_too_follows_the_nearest_survivor(
-    release: list[CellInfo],
+    release: tuple[CellInfo, ...],
 ) -> None:
     """nbgrader's own add_missing_cells fails here: the cell before the deleted one is gone."""
     nb = submission()
@@ -162,11 +164,13 @@ def test_a_check_cell_whose_answer_was_deleted_too_follows_the_nearest_survivor(
 
 
 def test_restored_cells_do_not_reuse_the_ids_of_the_students_cells(
-    release: list[CellInfo],
+    release: tuple[CellInfo, ...],
 ) -> None:
     nb = submission()
     del nb.cells[2]
-    nb.cells[0].id = release[2]["cell"]["id"]  # the student's cell holds the id the copy brings
+    nb.cells[0].id = (
+        release[2].notebook_cell().id
+    )  # the student's cell holds the id the copy brings
     restore_deleted_grade_cells(nb, release)
     ids = [cell.id for cell in nb.cells]
     assert len(set(ids)) == len(ids)
@@ -195,7 +199,7 @@ def test_repeated_and_missing_cell_ids_are_renamed_and_the_first_keeps_its_own()
 # -- repair_cells ---------------------------------------------------------------------------------
 
 
-def test_an_untouched_submission_needs_no_repair(release: list[CellInfo]) -> None:
+def test_an_untouched_submission_needs_no_repair(release: tuple[CellInfo, ...]) -> None:
     nb = submission()
     before = nbformat.writes(nb)
     assert repair_cells(nb, release) == []
@@ -203,7 +207,7 @@ def test_an_untouched_submission_needs_no_repair(release: list[CellInfo]) -> Non
 
 
 def test_a_cell_without_source_gets_an_empty_one_and_a_list_source_is_joined(
-    release: list[CellInfo],
+    release: tuple[CellInfo, ...],
 ) -> None:
     nb = submission()
     del nb.cells[3]["source"]
@@ -215,7 +219,7 @@ def test_a_cell_without_source_gets_an_empty_one_and_a_list_source_is_joined(
 
 
 def test_text_that_is_not_unicode_is_replaced_in_sources_and_metadata(
-    release: list[CellInfo],
+    release: tuple[CellInfo, ...],
 ) -> None:
     nb = submission()
     nb.cells[1].source = "x = '\udc80'"  # a lone surrogate: nbformat cannot write it
@@ -229,7 +233,7 @@ def test_text_that_is_not_unicode_is_replaced_in_sources_and_metadata(
 
 
 def test_a_cell_pasted_from_another_notebook_loses_its_nbgrader_metadata(
-    release: list[CellInfo],
+    release: tuple[CellInfo, ...],
 ) -> None:
     nb = submission()
     nb.cells.append(check_cell("p9z_check", 100, source="assert True"))
@@ -241,7 +245,7 @@ def test_a_cell_pasted_from_another_notebook_loses_its_nbgrader_metadata(
     assert nb.cells[6].source == "assert True"  # kept, as an ordinary cell of the student's
 
 
-def test_changed_points_and_flags_are_put_back_as_released(release: list[CellInfo]) -> None:
+def test_changed_points_and_flags_are_put_back_as_released(release: tuple[CellInfo, ...]) -> None:
     nb = submission()
     meta = nb.cells[2].metadata.nbgrader
     meta["points"], meta["locked"] = 20, False
@@ -253,11 +257,11 @@ def test_changed_points_and_flags_are_put_back_as_released(release: list[CellInf
         ),
         SubmissionProblem(FLAGS, "grade of p1b_check changed: put back as released", "p1b_check"),
     ]
-    assert nb.cells[2].metadata.nbgrader == release[2]["cell"]["metadata"]["nbgrader"]
+    assert nb.cells[2].metadata.nbgrader == release[2].nbgrader_metadata()
     assert nb.cells[5].metadata.nbgrader["grade"] is True
 
 
-def test_the_same_flags_written_differently_need_no_repair(release: list[CellInfo]) -> None:
+def test_the_same_flags_written_differently_need_no_repair(release: tuple[CellInfo, ...]) -> None:
     """A flag left out is False (as nbgrader reads it), and 2.0 points are 2 points."""
     nb = submission()
     meta = nb.cells[2].metadata.nbgrader
@@ -268,7 +272,7 @@ def test_the_same_flags_written_differently_need_no_repair(release: list[CellInf
 
 
 def test_a_changed_cell_type_is_put_back_with_the_fields_of_that_type(
-    release: list[CellInfo],
+    release: tuple[CellInfo, ...],
 ) -> None:
     nb = submission()
     nb.cells[2] = nbgrader_cell(
@@ -287,7 +291,7 @@ def test_a_changed_cell_type_is_put_back_with_the_fields_of_that_type(
 
 
 def test_repair_then_describe_reports_an_edited_type_once_as_repaired(
-    release: list[CellInfo],
+    release: tuple[CellInfo, ...],
 ) -> None:
     """The worker's order: after repair, a type change is no longer an edit to describe."""
     nb = submission()

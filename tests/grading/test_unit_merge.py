@@ -16,13 +16,13 @@ import pytest
 from nbgrader.api import Comment, Grade, Gradebook, SubmittedAssignment, SubmittedNotebook
 
 from roofline_grader.course import Course
+from roofline_grader.course.cells import ReleaseIndex
 from roofline_grader.intake.discover import Task
 from roofline_grader.outputs.gradebook import (
     build_template,
     merge,
     merge_all,
     open_master,
-    release_index,
 )
 from roofline_grader.results import SubmissionResult
 from roofline_grader.run.worker import Settings
@@ -42,7 +42,7 @@ def template(tmp_path_factory: pytest.TempPathFactory, course: Course) -> tuple[
 def _results(course: Course, release: Path, students: int, shift: int) -> list[SubmissionResult]:
     """Every problem for some students: full, partial or no marks, some notebooks missing,
     automatic comments on answers, times valid, unparsable or absent."""
-    index = release_index(release, course.assignments)
+    index = ReleaseIndex.read(release, course.assignments)
     settings = Settings("", "", index, 1, 1, "off", ())
     results = []
     for s in range(students):
@@ -52,7 +52,7 @@ def _results(course: Course, release: Path, students: int, shift: int) -> list[S
             stamp = TIMESTAMPS[(s + n) % 3]
             task = Task(key, student, assignment, notebook, key, timestamp=stamp)
             result = fake_result(task, settings, fraction=((s + n + shift) % 5) / 4)
-            answers = [c["grade_id"] for c in index[assignment] if c["solution"]]
+            answers = [c.grade_id for c in index.cells(assignment) if c.solution]
             comments = {gid: "No response." for gid in answers[:: 2 + shift % 2]}
             results.append(replace(result, comments=comments))
     return results

@@ -11,7 +11,7 @@ import nbformat
 from nbformat import NotebookNode
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from roofline_grader.intake.integrity import CellInfo, release_cells
+from roofline_grader.course.cells import CellInfo, release_cells
 
 
 def nbgrader_cell(
@@ -71,7 +71,7 @@ def grade_ids(nb: NotebookNode) -> list[str | None]:
     return [cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") for cell in nb.cells]
 
 
-def release_index(tmp_path: Path) -> list[CellInfo]:
+def released_cells(tmp_path: Path) -> tuple[CellInfo, ...]:
     """The release notebook written to disk and read back as the grader reads it."""
     path = tmp_path / "release.ipynb"
     nbformat.write(release_notebook(), str(path))
