@@ -33,6 +33,15 @@ def dies_with_parent() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
+def as_from_a_terminal() -> None:
+    """``preexec_fn`` for a command a test stops with Ctrl-C (SIGINT): SIGINT's default action
+    back, as a terminal's shell gives it. A pytest-xdist worker ignores SIGINT, a child inherits
+    that, and Python then installs no KeyboardInterrupt handler: the signal would do nothing. The
+    command also dies with its starter (:func:`dies_with_parent`)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    dies_with_parent()
+
+
 def _interrupt(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt(f"stopped by signal {signal.Signals(signum).name}")
 

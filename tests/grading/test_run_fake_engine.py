@@ -41,6 +41,7 @@ from roofline_grader.run.engine import CULPRIT_DETAIL, grade_isolating_culprits
 from roofline_grader.run.runner import Options, grade_submissions
 from roofline_grader.run.worker import Settings
 from tests.conftest import ROOT
+from tests.processes import as_from_a_terminal
 
 from .fake_engine import FakeEngine, killed_run
 from .grading_cases import Case, release_notebook
@@ -277,7 +278,12 @@ def test_a_run_stopped_by_a_signal_says_so_and_the_same_command_finishes_it(
     def start(hold: int) -> subprocess.Popen[str]:
         args = [sys.executable, "-c", CLI_RUN, str(hold), str(log), *command]
         return subprocess.Popen(
-            args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+            args,
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            preexec_fn=as_from_a_terminal,
         )
 
     held = 3
