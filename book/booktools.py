@@ -279,11 +279,14 @@ def question(
 
 MEASUREMENT_ENV = "ROOFLINE_BOOK_MEASUREMENT"
 """Where a build of the book keeps the build machine's measurement (page 9), as
-``write:PATH`` (measure, and save it there: the English edition) or ``read:PATH`` (show the
-one saved there, if any: a translated edition, so both show the same figures); unset: measure."""
+``write:PATH`` (measure, and save it there: tools/book.py does, before the editions build) or
+``read:PATH`` (show the one saved there, if any: every edition, so all show the same figures);
+unset: measure."""
+MEASUREMENT_BUDGET_S = 20.0
+"""How long page 9's measurement of the build machine may take (seconds)."""
 
 
-def measured_roofline(budget_s: float) -> MeasuredRoofline:
+def measured_roofline(budget_s: float = MEASUREMENT_BUDGET_S) -> MeasuredRoofline:
     """This machine's measured roofline (:func:`roofline_lib.measure.measure`), shared by the
     editions of one build through :data:`MEASUREMENT_ENV`."""
     from roofline_lib.measure import MeasuredRoofline, measure

@@ -6,7 +6,9 @@ built again with Sphinx's ``language`` set, which replaces the prose by the cata
 ``locales/`` (book/_ext/i18n.py fails the build on any message without a current translation).
 It builds into ``OUTPUT/_build/editions/<language>/`` and is then published under the English
 site, at ``OUTPUT/_build/html/<folder>/`` (Chinese: ``zh/``), so that one folder serves both and
-the language switch on every page is a relative link.
+the language switch on every page is a relative link. The editions build side by side, after
+page 9's measurement of the build machine, taken once so that all show the same figures
+(:func:`take_measurement`).
 
 A translated edition has its own execution cache: its figures are drawn again with the
 language's words (``ROOFLINE_LANG``, :mod:`roofline_lib.words`) and a CJK font
@@ -19,13 +21,16 @@ to the English edition's (tests/book/test_book_translation.py checks it).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -124,16 +129,20 @@ MEASUREMENT_ENV = "ROOFLINE_BOOK_MEASUREMENT"
 """book/booktools.py's measured_roofline: ``write:PATH`` or ``read:PATH``."""
 
 
+def measurement_path(output: Path) -> Path:
+    """Where a build into ``output`` keeps the build machine's measurement (page 9)."""
+    return output / "_build" / "measurement.json"
+
+
 def edition_environment(
     language: str, base: dict[str, str] | None = None, output: Path | None = None
 ) -> dict[str, str]:
-    """The build's environment: the kernel draws figures in the edition's language, and the
-    build machine's measurement (page 9) is taken by the English build and shown by every
-    edition (saved in ``output``'s _build)."""
+    """The build's environment: the kernel draws figures in the edition's language, and shows
+    the build machine's measurement (page 9) saved in ``output``'s _build (every edition the
+    same one, :func:`take_measurement`)."""
     env = dict(os.environ if base is None else base)
     if output is not None:
-        mode = "write" if language == EDITIONS[0].language else "read"
-        env[MEASUREMENT_ENV] = f"{mode}:{output / '_build' / 'measurement.json'}"
+        env[MEASUREMENT_ENV] = f"read:{measurement_path(output)}"
     env["PYTHONPATH"] = str(ROOT)
     env["MPLBACKEND"] = "Agg"
     env[LANGUAGE_ENV] = language
@@ -142,49 +151,79 @@ def edition_environment(
     return env
 
 
-def build_edition(
+def take_measurement(output: Path, base_env: dict[str, str] | None = None) -> Path:
+    """Measure this machine for page 9 (booktools.measured_roofline, its own budget) into
+    ``output``'s _build, unless a measurement is there already: taken once, before the editions
+    build side by side, so all show the same figures (delete the file to measure again)."""
+    path = measurement_path(output)
+    if not path.is_file():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        env = edition_environment(EDITIONS[0].language, base_env)
+        env[MEASUREMENT_ENV] = f"write:{path}"
+        subprocess.run(
+            [sys.executable, "-c", "import booktools; booktools.measured_roofline()"],
+            cwd=ROOT / "book",
+            env=env,
+            check=True,
+        )
+    return path
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.kill()
+
+
+def build_editions(
     output: Path,
-    language: str,
+    languages: Sequence[str],
     extra_args: tuple[str, ...] = (),
     timeout_s: float | None = None,
     base_env: dict[str, str] | None = None,
-) -> EditionBuild:
-    """Build one edition strictly (-W --keep-going); publish a translated one under English."""
-    target = edition_output(output, language)
-    target.mkdir(parents=True, exist_ok=True)
-    config = edition_config(output, language)
+) -> list[EditionBuild]:
+    """Build the editions strictly (-W --keep-going), side by side (each is one Sphinx process
+    and one kernel at a time), after the one measurement they share; then publish each
+    translated edition under the English HTML. subprocess.TimeoutExpired (every build stopped)
+    if they are not all done within ``timeout_s``."""
+    take_measurement(output, base_env)
     start = time.monotonic()
-    result = subprocess.run(
-        [
-            str(Path(sys.executable).parent / "jupyter-book"),
-            "build",
-            str(ROOT),
-            "-W",
-            "--keep-going",
-            "--config",
-            str(config),
-            "--path-output",
-            str(target),
-            *extra_args,
-        ],
-        cwd=ROOT,
-        env=edition_environment(language, base_env, output),
-        capture_output=True,
-        text=True,
-        timeout=timeout_s,
-    )
-    build = EditionBuild(
-        language,
-        result.returncode,
-        result.stdout + result.stderr,
-        time.monotonic() - start,
-        target,
-    )
-    if language != EDITIONS[0].language and (build.html / "index.html").is_file():
-        published = published_html(output, language)
-        shutil.rmtree(published, ignore_errors=True)
-        shutil.copytree(build.html, published)
-    return build
+    builds = []
+    with contextlib.ExitStack() as stack:
+        running = []
+        for language in languages:
+            target = edition_output(output, language)
+            target.mkdir(parents=True, exist_ok=True)
+            command = [
+                str(Path(sys.executable).parent / "jupyter-book"),
+                "build",
+                str(ROOT),
+                "-W",
+                "--keep-going",
+                "--config",
+                str(edition_config(output, language)),
+                "--path-output",
+                str(target),
+                *extra_args,
+            ]
+            log = stack.enter_context(tempfile.TemporaryFile("w+", errors="replace"))
+            env = edition_environment(language, base_env, output)
+            process = stack.enter_context(
+                subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+            )
+            stack.callback(_stop, process)  # on a timeout or an error, before its exit waits
+            running.append((language, target, process, log))
+        for language, target, process, log in running:
+            left = None if timeout_s is None else max(0.0, timeout_s - (time.monotonic() - start))
+            process.wait(left)
+            log.seek(0)
+            seconds = time.monotonic() - start
+            builds.append(EditionBuild(language, process.returncode, log.read(), seconds, target))
+    for build in builds:
+        if build.language != EDITIONS[0].language and (build.html / "index.html").is_file():
+            published = published_html(output, build.language)
+            shutil.rmtree(published, ignore_errors=True)
+            shutil.copytree(build.html, published)
+    return builds
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -200,12 +239,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     languages = args.language or [e.language for e in EDITIONS]
     failed = False
-    for language in languages:
-        build = build_edition(args.path_output, language, ("--all",) if args.all else ())
+    extra = ("--all",) if args.all else ()
+    for build in build_editions(args.path_output, languages, extra):
         sys.stdout.write(build.log)
-        where = published_html(args.path_output, language)
+        where = published_html(args.path_output, build.language)
         status = "built" if build.returncode == 0 else f"FAILED (exit {build.returncode})"
-        print(f"\n[{language}] {status} in {build.seconds:.0f} s: {where}/index.html\n")
+        print(f"\n[{build.language}] {status} in {build.seconds:.0f} s: {where}/index.html\n")
         failed = failed or build.returncode != 0
     return 1 if failed else 0
 

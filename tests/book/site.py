@@ -71,8 +71,8 @@ BookBuild = book_tool.EditionBuild
 
 def build_book(output: Path, extra_args: tuple[str, ...] = ()) -> BookBuild:
     """Build the book from the repository, strictly (``-W --keep-going``), into ``output``:
-    English, then each translated edition (tools/book.py, as ``make book`` does), published under
-    the English HTML. Returns the English build; :func:`edition_build` gives the others.
+    every edition side by side (tools/book.py, as ``make book`` does), each translated one
+    published under the English HTML. Returns the English build; :func:`edition_build` gives the others.
 
     Nitpicky mode (Sphinx's ``-n``: a reference to a missing target is a warning) comes from
     ``_config.yml``, so this build and ``make book`` check the same references.
@@ -80,12 +80,10 @@ def build_book(output: Path, extra_args: tuple[str, ...] = ()) -> BookBuild:
     ``output`` is the ``--path-output``: the HTML, the doctrees and the execution cache all go
     there, so a build never touches the repository's own ``_build``.
     """
-    builds = [
-        book_tool.build_edition(
-            output, edition.language, extra_args, timeout_s=BUILD_TIMEOUT_S, base_env=book_env()
-        )
-        for edition in book_tool.EDITIONS
-    ]
+    languages = [edition.language for edition in book_tool.EDITIONS]
+    builds = book_tool.build_editions(
+        output, languages, extra_args, timeout_s=BUILD_TIMEOUT_S, base_env=book_env()
+    )
     for build in builds:
         (build.output / BUILD_LOG).write_text(f"{build.returncode}\n{build.seconds}\n{build.log}")
     return builds[0]
