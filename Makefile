@@ -86,7 +86,7 @@ check: $(STAMP) lint
 	$(BIN)/python -m pytest -n 2 -m "not slow"
 
 # Three workers on two cores: the slow tier waits much of its time (servers, browsers, Dask's
-# heartbeats, a build other tests share), and a third worker fills it (20 min to 15 on 2 cores).
+# heartbeats, a build other tests share), and a third worker fills it (20 min to 13 on 2 cores, from a clean clone).
 test: setup lint sandbox
 	$(BIN)/python -m tools.ensure_chromium
 	$(BIN)/python -m pytest -n 3 --dist loadgroup
