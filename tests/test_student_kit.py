@@ -32,7 +32,7 @@ import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-from tests.grading.grading_cases import ASSIGNMENTS, solved
+from tests.grading.grading_cases import ASSIGNMENTS, VALIDATE_SUCCESS, solved, validate_reports
 from tests.processes import dies_with_parent
 from tools import student_kit
 from tools.student_kit import KitError
@@ -40,7 +40,6 @@ from tools.student_kit import KitError
 ROOT = Path(__file__).resolve().parents[1]
 COURSE_ONLY = ("jupyter-book", "sphinx", "pytest", "ruff", "playwright", "hypothesis")
 """Packages the course's repository needs and a student does not."""
-SUCCESS = "Success! Your notebook passes all the tests."
 
 
 # ----------------------------------------------------------------------------------------------
@@ -311,35 +310,32 @@ def test_solved_notebooks_run_on_the_kit_kernel_and_draw_their_figures(kit, tmp_
             assert _images(nb) >= 1, f"{assignment} shows no figure"
 
 
-def _validate(kit: Kit, notebook: Path) -> str:
+def _validate(kit: Kit, notebooks: list[Path]) -> list[str]:
+    """The kit's ``nbgrader validate`` on ``notebooks`` (one folder) in one run: each report."""
     nbgrader = kit.folder / ".venv" / "bin" / "nbgrader"
-    result = run([str(nbgrader), "validate", notebook.name], notebook.parent, kit.env)
-    return result.stdout + result.stderr
+    command = [str(nbgrader), "validate", *(n.name for n in notebooks)]
+    result = run(command, notebooks[0].parent, kit.env)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return validate_reports(result.stdout, len(notebooks))
 
 
 @pytest.mark.slow
 @pytest.mark.xdist_group("student-kit")
 def test_validate_fails_a_blank_notebook_and_passes_the_model_answers(kit, tmp_path):
     release = kit.folder / "exercises"
-    notebooks = []
+    (tmp_path / "blank").mkdir()
+    (tmp_path / "filled").mkdir()
     for assignment in ASSIGNMENTS:
-        blank = tmp_path / "blank" / f"{assignment}.ipynb"
-        blank.parent.mkdir(exist_ok=True)
-        shutil.copy(release / assignment / f"{assignment}.ipynb", blank)
-        filled = tmp_path / "filled" / f"{assignment}.ipynb"
-        filled.parent.mkdir(exist_ok=True)
-        nbformat.write(solved(release, assignment), filled)
-        notebooks += [blank, filled]
+        shutil.copy(release / assignment / f"{assignment}.ipynb", tmp_path / "blank")
+        nbformat.write(solved(release, assignment), tmp_path / "filled" / f"{assignment}.ipynb")
+    folders = [sorted((tmp_path / kind).glob("*.ipynb")) for kind in ("blank", "filled")]
     with ThreadPoolExecutor(2) as pool:
-        outputs = dict(
-            zip(notebooks, pool.map(lambda nb: _validate(kit, nb), notebooks), strict=True)
-        )
-    for notebook, output in outputs.items():
-        if notebook.parent.name == "blank":
-            assert SUCCESS not in output and "Validating" in output, (notebook, output[-2000:])
-            assert re.search(r"VALIDATION FAILED|NotImplementedError", output), output[-2000:]
-        else:
-            assert SUCCESS in output, (notebook, output[-3000:])
+        blank, filled = pool.map(lambda notebooks: _validate(kit, notebooks), folders)
+    for notebook, report in zip(folders[0], blank, strict=True):
+        assert report.startswith("VALIDATION FAILED ON"), (notebook.name, report[-2000:])
+        assert "NotImplementedError" in report, (notebook.name, report[-2000:])
+    for notebook, report in zip(folders[1], filled, strict=True):
+        assert report.startswith(VALIDATE_SUCCESS), (notebook.name, report[-3000:])
 
 
 def _free_port() -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import textwrap
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -22,6 +23,24 @@ ROOT = Path(__file__).resolve().parents[2]
 ASSIGNMENTS = tuple(PROBLEMS)
 """Every problem with a checks module, in order (roofline_grader.checks discovers them)."""
 FULL = {gid: part.points for gid, part in PARTS.items() if not part.manual}
+
+VALIDATE_SUCCESS = "Success! Your notebook passes all the tests."
+"""What ``nbgrader validate`` (the Validate button) says of a notebook that passes."""
+_VALIDATE_VERDICT = re.compile(
+    r"^(Success! Your notebook passes all the tests\.|VALIDATION FAILED ON)", re.M
+)
+
+
+def validate_reports(stdout: str, notebooks: int) -> list[str]:
+    """The report of each notebook of one ``nbgrader validate a.ipynb b.ipynb …`` run, in the
+    order given, each from its verdict (VALIDATE_SUCCESS or ``VALIDATION FAILED ON n CELL(S)``):
+    one process and its imports for many notebooks. AssertionError unless there is one verdict
+    per notebook."""
+    starts = [m.start() for m in _VALIDATE_VERDICT.finditer(stdout)]
+    assert len(starts) == notebooks, f"{len(starts)} verdicts for {notebooks}:\n{stdout[-3000:]}"
+    return [stdout[a:b] for a, b in zip(starts, [*starts[1:], None], strict=True)]
+
+
 """Full marks of every autograded part, from its checks module (written parts are graded by hand)."""
 
 

@@ -3,7 +3,6 @@ by roofline-grade, each with its hint; one mistake costs only the part where it 
 
 from __future__ import annotations
 
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +13,7 @@ import pytest
 from roofline_grader.checks import PARTS, PROBLEMS
 
 from .conftest import GradedRun, grading_env
-from .grading_cases import solved
+from .grading_cases import VALIDATE_SUCCESS, solved, validate_reports
 from .mistakes import MISTAKES, Mistake
 from .test_grading_checks import judge, namespace
 
@@ -48,9 +47,6 @@ def test_hidden_checks_fail_the_part_and_carry_the_rest(mistake: Mistake) -> Non
 
 # -- nbgrader validate: what the Validate button says -------------------------------------------
 
-SUCCESS = "Success! Your notebook passes all the tests."
-HEADERS = re.compile(r"^(Success! Your notebook passes all the tests\.|VALIDATION FAILED ON)", re.M)
-
 
 @pytest.fixture(scope="module")
 def validated(tmp_path_factory: pytest.TempPathFactory, release: Path) -> dict[str, str]:
@@ -76,16 +72,14 @@ def validated(tmp_path_factory: pytest.TempPathFactory, release: Path) -> dict[s
         timeout=900,
         check=False,
     )
-    starts = [m.start() for m in HEADERS.finditer(done.stdout)]
-    reports = [done.stdout[a:b] for a, b in zip(starts, [*starts[1:], None], strict=True)]
-    assert len(reports) == len(paths), done.stdout[-3000:] + done.stderr[-3000:]
-    return dict(zip(notebooks, reports, strict=True))
+    assert done.returncode == 0, done.stderr[-3000:]  # 0 when a notebook fails validation too
+    return dict(zip(notebooks, validate_reports(done.stdout, len(paths)), strict=True))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("problem", list(PROBLEMS))
 def test_validate_passes_the_reference(validated: dict[str, str], problem: str) -> None:
-    assert validated[f"reference-{problem}"].startswith(SUCCESS)
+    assert validated[f"reference-{problem}"].startswith(VALIDATE_SUCCESS)
 
 
 @pytest.mark.slow
