@@ -66,8 +66,18 @@ statistical profiler, event-loop ticks, system and memory monitors at seconds ra
 milliseconds, and no work stealing (every task is one notebook, queued on the scheduler). On a
 two-core machine the defaults cost a busy LocalCluster about a fifth of its speed; an idle one
 used 3.5 CPU-seconds in 30 s with them and 0.5 without."""
-CONNECT_TIMEOUT_S = 20
-"""How long to try to reach a scheduler before giving up (and writing nothing)."""
+
+
+def connect_timeout_s() -> float:
+    """How long to try to reach the scheduler (at the start, or again after losing it) before
+    giving up, in seconds: Dask's own ``distributed.comm.timeouts.connect`` (30 s unless set,
+    e.g. ``DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT=60s`` for a slow network)."""
+    import dask.config
+    from dask.utils import parse_timedelta
+
+    return float(parse_timedelta(dask.config.get("distributed.comm.timeouts.connect"), "s"))
+
+
 IN_FLIGHT_PER_WORKER = 4
 """Submissions handed to the scheduler ahead, per worker: enough to keep every worker busy, few
 enough that a class of 90,000 notebooks is not read into memory at once."""
@@ -408,8 +418,9 @@ class ClusterEngine:
 
     def _next(self, done: Any, stuck_after_s: float) -> Any:
         """The next finished future. ClusterError when the scheduler stays unreachable for
-        CONNECT_TIMEOUT_S, or nothing finishes for ``stuck_after_s``."""
+        :func:`connect_timeout_s`, or nothing finishes for ``stuck_after_s``."""
         deadline = time.monotonic() + stuck_after_s
+        give_up_after_s = connect_timeout_s()
         unreachable_since: float | None = None
         while True:
             try:
@@ -421,7 +432,7 @@ class ClusterEngine:
                 unreachable_since = None
             else:
                 unreachable_since = unreachable_since or now
-                if now - unreachable_since > CONNECT_TIMEOUT_S or self.client.status in (
+                if now - unreachable_since > give_up_after_s or self.client.status in (
                     "closing",
                     "closed",
                 ):
@@ -473,7 +484,7 @@ def _wait_one(done: Any, timeout_s: float) -> Any:
 def connect(spec: ClusterSpec, jobs: int) -> ClusterEngine:
     """Connect to the cluster (starting a LocalCluster for ``local``, of ``jobs`` workers unless
     it says how many); ClusterError naming the address when it cannot be reached within
-    CONNECT_TIMEOUT_S."""
+    :func:`connect_timeout_s`."""
     for name, value in QUIET_DASK.items():  # before Dask reads its configuration; inherited by
         os.environ.setdefault(name, value)  # the workers of a LocalCluster
     logging.getLogger("distributed").setLevel(logging.ERROR)
@@ -488,11 +499,12 @@ def connect(spec: ClusterSpec, jobs: int) -> ClusterEngine:
             silence_logs=logging.ERROR,
         )
         return ClusterEngine(spec, Client(local), jobs, local)
+    timeout_s = connect_timeout_s()
     try:
-        client = Client(spec.address, timeout=CONNECT_TIMEOUT_S)
+        client = Client(spec.address, timeout=timeout_s)
     except (OSError, TimeoutError) as exc:
         raise ClusterError(
-            f"cannot reach the Dask scheduler at {spec.address} within {CONNECT_TIMEOUT_S} s "
+            f"cannot reach the Dask scheduler at {spec.address} within {timeout_s:g} s "
             f"({type(exc).__name__}); nothing was graded or written"
         ) from exc
     return ClusterEngine(spec, client, jobs)

@@ -34,12 +34,14 @@ def grading_env(**extra: str) -> dict[str, str]:
     return command_env(ROOT, **extra)
 
 
-def roofline_grade(*args: str | Path, timeout: float = 600) -> subprocess.CompletedProcess[str]:
-    """Run the roofline-grade command line in a subprocess."""
+def roofline_grade(
+    *args: str | Path, timeout: float = 600, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run the roofline-grade command line in a subprocess (``env``: variables beside make's)."""
     return subprocess.run(
         [sys.executable, "-m", "roofline_grader.run.cli", *map(str, args)],
         cwd=ROOT,
-        env=grading_env(),
+        env=grading_env(**(env or {})),
         capture_output=True,
         text=True,
         timeout=timeout,
@@ -47,13 +49,15 @@ def roofline_grade(*args: str | Path, timeout: float = 600) -> subprocess.Comple
     )
 
 
-def grading_in_background(*args: str | Path) -> subprocess.Popen[str]:
+def grading_in_background(
+    *args: str | Path, env: dict[str, str] | None = None
+) -> subprocess.Popen[str]:
     """The roofline-grade command line started in a subprocess, as :func:`roofline_grade` runs
     it, without waiting (its output is piped)."""
     return subprocess.Popen(
         [sys.executable, "-m", "roofline_grader.run.cli", *map(str, args)],
         cwd=ROOT,
-        env=grading_env(),
+        env=grading_env(**(env or {})),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -47,6 +47,11 @@ KILL_WORKER = "import os, signal\n\nos.kill(os.getppid(), signal.SIGKILL)"
 """A kernel (only without the sandbox) that kills the process grading it: its Dask worker."""
 
 
+GIVE_UP_AFTER = {"DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "8s"}
+"""Dask's connect timeout for the runs that must give up on a scheduler (30 s by default): how
+long roofline-grade tries before it says so."""
+
+
 def _options(workspace: Path, *extra: str | Path) -> list[str]:
     return [str(a) for a in ("--out", workspace, "--timeout", CELL_TIMEOUT_S, "--quiet", *extra)]
 
@@ -220,10 +225,10 @@ def test_an_unreachable_scheduler_is_named_and_nothing_is_written(
 ) -> None:
     address = f"tcp://127.0.0.1:{_free_port()}"
     started = time.monotonic()
-    run = roofline_grade(klass, *_options(tmp_path / "ws", "--cluster", address))
+    run = roofline_grade(klass, *_options(tmp_path / "ws", "--cluster", address), env=GIVE_UP_AFTER)
     assert time.monotonic() - started < 120
     assert run.returncode == 5, (run.returncode, run.stderr[-2000:])
-    assert f"cannot reach the Dask scheduler at {address}" in run.stderr
+    assert f"cannot reach the Dask scheduler at {address} within 8 s" in run.stderr
     assert "nothing was graded or written" in run.stderr
     assert not (tmp_path / "ws").exists()
 
@@ -251,7 +256,9 @@ def test_a_lost_scheduler_stops_the_run_and_a_rerun_resumes(
 ) -> None:
     workspace = tmp_path / "ws"
     with dask_processes(tmp_path / "dask") as dask:
-        grading = grading_in_background(klass, *_options(workspace, "--cluster", dask.address))
+        grading = grading_in_background(
+            klass, *_options(workspace, "--cluster", dask.address), env=GIVE_UP_AFTER
+        )
         wait_for_results(workspace, 3, grading)
         os.kill(dask.scheduler.pid, signal.SIGKILL)
         started = time.monotonic()
