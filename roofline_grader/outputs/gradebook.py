@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import shutil
+import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -74,9 +75,34 @@ def build_template(course: Course, directory: Path) -> tuple[Path, Path]:
     directory.mkdir(parents=True, exist_ok=True)
     partial = directory / f"partial-{key}.db"
     partial.unlink(missing_ok=True)
+    stamp_schema_version(partial)
     generate(course, release, db_url=sqlite_url(partial))
     partial.replace(db)
     return db, release
+
+
+def schema_version() -> str:
+    """nbgrader's gradebook schema version: the head of its alembic migrations (read in this
+    process, from the migrations nbgrader ships)."""
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+    from nbgrader import dbutil
+
+    config = Config()
+    config.set_main_option("script_location", dbutil.ALEMBIC_DIR)
+    head = ScriptDirectory.from_config(config).get_current_head()
+    assert head is not None, f"nbgrader's migrations in {dbutil.ALEMBIC_DIR} have no head"
+    return head
+
+
+def stamp_schema_version(path: Path) -> None:
+    """Start a new gradebook file stamped with its schema version, as nbgrader's ``Gradebook``
+    stamps a new one, without the ``alembic heads`` command nbgrader runs for it (a second
+    Python, a second or two, and FileNotFoundError where the venv's bin is not on PATH): the
+    file then has a table, so nbgrader creates its own tables in it and keeps the stamp."""
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
+        db.execute("CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL)")
+        db.execute("INSERT INTO alembic_version (version_num) VALUES (?)", (schema_version(),))
 
 
 def open_master(course: Course, path: Path, template: Path) -> Gradebook:

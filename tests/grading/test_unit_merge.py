@@ -6,27 +6,39 @@ No kernel: the results are a worker's, made up (tests/grading/fake_engine.py).""
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
-from nbgrader.api import Comment, Grade, Gradebook, SubmittedAssignment, SubmittedNotebook
+from nbgrader.api import (
+    Comment,
+    Grade,
+    Gradebook,
+    SubmittedAssignment,
+    SubmittedNotebook,
+    get_alembic_version,
+)
 
 from roofline_grader.course import Course
 from roofline_grader.course.cells import ReleaseIndex
+from roofline_grader.course.config import COURSE_ID
 from roofline_grader.intake.discover import Task
 from roofline_grader.outputs.gradebook import (
     build_template,
     merge,
     merge_all,
     open_master,
+    sqlite_url,
 )
 from roofline_grader.results import SubmissionResult
 from roofline_grader.run.worker import Settings
 
 from .fake_engine import fake_result
+from .grading_cases import ROOT
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*not in session")  # nbgrader on SQLAlchemy 2
 
@@ -143,3 +155,16 @@ def test_the_merge_benchmark_measures_both_ways(capsys: pytest.CaptureFixture[st
     assert "18 results (2 students × 9 problems)" in printed
     assert "one at a time (a commit each)" in printed and "batched (64 a transaction)" in printed
     assert "merging 90,000 submissions" in printed
+
+
+def test_the_template_is_stamped_with_the_schema_version_alembic_names(
+    template: tuple[Path, Path],
+) -> None:
+    """The template gradebook carries the schema version nbgrader's own stamp would (``alembic
+    heads``, the command nbgrader runs for a new gradebook), read without running it."""
+    db, _ = template
+    with contextlib.closing(sqlite3.connect(db)) as gradebook:
+        stamped = gradebook.execute("SELECT version_num FROM alembic_version").fetchall()
+    assert stamped == [(get_alembic_version(),)]
+    with Gradebook(sqlite_url(db), course_id=COURSE_ID) as opened:  # nbgrader takes it as its own
+        assert {a.name for a in opened.assignments} == set(Course(ROOT).assignments)
