@@ -668,6 +668,19 @@ def own_probe(name: str, calls: Sequence[Call], key: str | None = None) -> Probe
     )
 
 
+def with_arrays(scalars: Sequence[Call], arrays: Sequence[Call]) -> list[Call]:
+    """Scalar calls, then one call with every argument an array (elementwise): the student's
+    function must take numpy arrays as well as numbers."""
+    return [*scalars, tuple(list(column) for column in zip(*arrays, strict=True))]
+
+
+def shape_columns(probe: Probe) -> list[Any]:
+    """The probe's arguments as float arrays, one per parameter (:func:`shapes_of`, by column)."""
+    import numpy as np
+
+    return [np.array(c, dtype=float) for c in zip(*shapes_of(probe), strict=True)]
+
+
 def shapes_of(probe: Probe) -> list[Call]:
     """The probe's argument tuples, with array arguments expanded to one tuple per element."""
     out: list[Call] = []

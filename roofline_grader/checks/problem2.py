@@ -40,7 +40,8 @@ def chip_figures(rng: random.Random, n: int = 10) -> list[tuple[float, float]]:
     return out
 
 
-def _chip(peak: float, bandwidth: float) -> Chip:
+def made_up_chip(peak: float, bandwidth: float) -> Chip:
+    """One of :func:`chip_figures`' chips as a Chip: bf16 peak FLOP/s and HBM bytes/s."""
     return Chip(
         name="a made-up chip", peak_flops_per_s={"bf16": peak}, hbm_bandwidth_bytes_per_s=bandwidth
     )
@@ -72,7 +73,7 @@ def _verify_limit(plan: Plan, answers: Answers) -> list[Finding]:
             "critical_batch_limit(peak_flops_per_s, hbm_bytes_per_s) on made-up chips",
             plan["critical_batch_limit"],
             answers,
-            [critical_batch_size(_chip(p, w), "w8a16") for p, w in chips],
+            [critical_batch_size(made_up_chip(p, w), "w8a16") for p, w in chips],
             "find the batch at which the B ≪ D, F intensity (FLOPs over the weights' bytes) "
             "reaches the critical intensity, peak FLOP/s over bandwidth",
             [(limit_hint, [p / w for p, w in chips])],

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from roofline_lib import Chip, critical_batch_size, critical_intensity, get_chip
+from roofline_lib import critical_batch_size, critical_intensity, get_chip
 
 from .base import (
     Answers,
@@ -29,7 +29,7 @@ from .base import (
     own_values,
     value_probe,
 )
-from .problem2 import chip_figures
+from .problem2 import chip_figures, made_up_chip
 
 H100 = get_chip("H100 SXM")
 BANDWIDTH = H100.hbm_bandwidth_bytes_per_s
@@ -47,12 +47,6 @@ def _own_dense(answers: Answers) -> Carried:
     also their critical batch for a bf16 matmul."""
     dense = own_values(answers, OWN_DENSE)
     return Carried(None if dense is None else [dense[0] / BANDWIDTH], "part (a)")
-
-
-def _chip(peak: float, bandwidth: float) -> Chip:
-    return Chip(
-        name="a made-up chip", peak_flops_per_s={"bf16": peak}, hbm_bandwidth_bytes_per_s=bandwidth
-    )
 
 
 def _plan_peak(rng: random.Random) -> list[Probe]:
@@ -98,7 +92,7 @@ def _verify_intensity(plan: Plan, answers: Answers) -> list[Finding]:
             "critical_intensity(peak_flops_per_s, hbm_bytes_per_s) on made-up chips",
             plan["critical_intensity"],
             answers,
-            [critical_intensity(_chip(p, w)) for p, w in chips],
+            [critical_intensity(made_up_chip(p, w)) for p, w in chips],
             "the critical intensity is the FLOPs a chip can do per byte it can move, in FLOPs "
             "per byte",
             [(INVERTED_HINT, [w / p for p, w in chips])],
@@ -153,7 +147,7 @@ def _verify_batch(plan: Plan, answers: Answers) -> list[Finding]:
             "critical_batch(peak_flops_per_s, hbm_bytes_per_s) on made-up chips",
             plan["critical_batch"],
             answers,
-            [critical_batch_size(_chip(p, w), "bf16") for p, w in chips],
+            [critical_batch_size(made_up_chip(p, w), "bf16") for p, w in chips],
             "find the batch at which the B ≪ D, F intensity of a bf16 matmul (FLOPs over the "
             "weights' bytes) reaches the critical intensity",
             [(bf16_hint, [p / w / 2 for p, w in chips])],

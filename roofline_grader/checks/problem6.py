@@ -48,8 +48,10 @@ from .base import (
     own_probe,
     own_values,
     ratio,
+    shape_columns,
     shapes_of,
     value_probe,
+    with_arrays,
 )
 
 H100 = get_chip(chapter.PROBLEM_6_CHIP)
@@ -61,15 +63,6 @@ def _hsd(rng: random.Random, n: int) -> list[tuple[int, int, int]]:
     return [(log_int(rng, 1, 64), log_int(rng, 1, 32768), rng.choice(HEAD_DIMS)) for _ in range(n)]
 
 
-def _with_arrays(scalars: Sequence[Call], arrays: Sequence[Call]) -> list[Call]:
-    """Scalar calls, then one call with every argument an array (elementwise)."""
-    return [*scalars, tuple(list(column) for column in zip(*arrays, strict=True))]
-
-
-def _columns(probe: Probe) -> list[np.ndarray]:
-    return [np.array(c, dtype=float) for c in zip(*shapes_of(probe), strict=True)]
-
-
 def _own_limit(answers: Answers, key: str, source: str) -> Carried:
     return Carried(own_values(answers, key), source)
 
@@ -79,12 +72,12 @@ LIMIT_S = 1e12
 
 
 def _plan_standard(rng: random.Random) -> list[Probe]:
-    calls = _with_arrays([(1, 1, 1), (2, 4096, 128), *_hsd(rng, 8)], _hsd(rng, 8))
+    calls = with_arrays([(1, 1, 1), (2, 4096, 128), *_hsd(rng, 8)], _hsd(rng, 8))
     return [call_probe("standard_flops", calls), call_probe("standard_bytes", calls)]
 
 
 def _verify_standard(plan: Plan, answers: Answers) -> list[Finding]:
-    H, S, d = _columns(plan["standard_flops"])
+    H, S, d = shape_columns(plan["standard_flops"])
     cost = standard_attention(H, S, d)
     return [
         compare(
@@ -136,14 +129,14 @@ def _standard_intensity_probes(calls: Sequence[Call], dims: Sequence[Call]) -> l
 
 
 def _plan_standard_intensity(rng: random.Random) -> list[Probe]:
-    calls = _with_arrays([(1, 1, 1), *_hsd(rng, 8)], _hsd(rng, 8))
+    calls = with_arrays([(1, 1, 1), *_hsd(rng, 8)], _hsd(rng, 8))
     dims = [(d,) for d in (1, 64, 128)] + [([16, 100, 128, 1000, 4096],)]
     return _standard_intensity_probes(calls, dims)
 
 
 def _verify_standard_intensity(plan: Plan, answers: Answers) -> list[Finding]:
-    H, S, d = _columns(plan["standard_intensity"])
-    (dims,) = _columns(plan["standard_intensity_limit"])
+    H, S, d = shape_columns(plan["standard_intensity"])
+    (dims,) = shape_columns(plan["standard_intensity_limit"])
     return [
         compare(
             "standard_intensity(H, S, d) on unseen shapes, scalars and arrays",
@@ -186,7 +179,7 @@ def _flash_probes(calls: Sequence[Call], tiles: Sequence[Call]) -> list[Probe]:
 
 
 def _plan_flash(rng: random.Random) -> list[Probe]:
-    calls = _with_arrays([(1, 1, 1, 1), (1, 1000, 64, 128), *_hsdm(rng, 8)], _hsdm(rng, 8))
+    calls = with_arrays([(1, 1, 1, 1), (1, 1000, 64, 128), *_hsdm(rng, 8)], _hsdm(rng, 8))
     tiles = [(m,) for m in (1, 64, 128)] + [([16, 100, 1000],)]
     return _flash_probes(calls, tiles)
 
@@ -201,9 +194,9 @@ def _flash_carried(answers: Answers) -> Carried:
 
 
 def _verify_flash(plan: Plan, answers: Answers) -> list[Finding]:
-    H, S, d, M = _columns(plan["flash_bytes"])
+    H, S, d, M = shape_columns(plan["flash_bytes"])
     cost = flash_attention(H, S, d, M)
-    (tiles,) = _columns(plan["flash_intensity_limit"])
+    (tiles,) = shape_columns(plan["flash_intensity_limit"])
     return [
         compare(
             "flash_bytes(H, S, d, M) on unseen shapes, scalars and arrays",
@@ -254,7 +247,7 @@ def _plan_regime(rng: random.Random) -> list[Probe]:
     dims = (64, 128, 256, 512, 600, 640, 1024, 2048, 4096)
     scalars = [(log_int(rng, 1, 10**7), rng.choice(dims)) for _ in range(14)]
     arrays = [(log_int(rng, 1, 10**7), rng.choice(dims)) for _ in range(10)]
-    return _regime_probes(_with_arrays([(10**6, 128), (2000, 1024), *scalars], arrays))
+    return _regime_probes(with_arrays([(10**6, 128), (2000, 1024), *scalars], arrays))
 
 
 def _memory_bound(S: float, d: float) -> bool | None:

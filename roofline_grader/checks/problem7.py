@@ -50,8 +50,10 @@ from .base import (
     own_probe,
     own_values,
     ratio,
+    shape_columns,
     shapes_of,
     value_probe,
+    with_arrays,
 )
 
 H100 = get_chip(chapter.PROBLEM_7_CHIP)
@@ -101,15 +103,6 @@ def _link_speed(rng: random.Random) -> float:
     return float(f"{np.exp(rng.uniform(np.log(1e9), np.log(2e12))):.3g}")
 
 
-def _with_arrays(scalars: Sequence[Call], arrays: Sequence[Call]) -> list[Call]:
-    """Scalar calls, then one call with every argument an array (elementwise)."""
-    return [*scalars, tuple(list(column) for column in zip(*arrays, strict=True))]
-
-
-def _columns(probe: Probe) -> list[np.ndarray]:
-    return [np.array(c, dtype=float) for c in zip(*shapes_of(probe), strict=True)]
-
-
 def _ints(column: np.ndarray) -> np.ndarray:
     return column.astype(np.int64)
 
@@ -118,12 +111,12 @@ def _ints(column: np.ndarray) -> np.ndarray:
 
 
 def _plan_math(rng: random.Random) -> list[Probe]:
-    calls = _with_arrays([(1, 2, 1, 2), (1024, 8192, 8192, 8), *_bdfn(rng, 8)], _bdfn(rng, 6))
+    calls = with_arrays([(1, 2, 1, 2), (1024, 8192, 8192, 8), *_bdfn(rng, 8)], _bdfn(rng, 6))
     return [call_probe("t_math", calls)]
 
 
 def _verify_math(plan: Plan, answers: Answers) -> list[Finding]:
-    B, D, F, N = (_ints(c) for c in _columns(plan["t_math"]))
+    B, D, F, N = (_ints(c) for c in shape_columns(plan["t_math"]))
     per_chip = np.asarray(t_math(sharded_matmul(B, D, F, N).flops_per_chip, PEAK))
     whole = np.asarray(t_math(matmul(B, D, F).flops, PEAK))
     return [
@@ -162,11 +155,11 @@ def _bdfnw(rng: random.Random, n: int) -> list[Call]:
 
 def _plan_network(rng: random.Random) -> list[Probe]:
     fixed = [(1, 2, 1, 2, 1e9), (1024, 8192, 8192, 8, NVLINK), (64, 64, 64, 1, IB)]
-    return _network_probes(_with_arrays([*fixed, *_bdfnw(rng, 8)], _bdfnw(rng, 6)))
+    return _network_probes(with_arrays([*fixed, *_bdfnw(rng, 8)], _bdfnw(rng, 6)))
 
 
 def _verify_network(plan: Plan, answers: Answers) -> list[Finding]:
-    B, D, F, N, W = _columns(plan["t_comms"])
+    B, D, F, N, W = shape_columns(plan["t_comms"])
     B, D, F, N = (_ints(c) for c in (B, D, F, N))
     sent = np.asarray(sharded_matmul(B, D, F, N).network_bytes_per_chip, dtype=float)
     partial = np.asarray(matmul(B, D, F).bytes_written, dtype=float)  # one bf16 Z[B, F]
@@ -269,8 +262,8 @@ def _critical_probes(critical: Sequence[Call], regime: Sequence[Call]) -> list[P
 
 def _plan_critical(rng: random.Random) -> list[Probe]:
     fixed = [(2, NVLINK), (8, NVLINK), (2, IB), (1, NVLINK)]
-    critical = _with_arrays([*fixed, *_nw(rng, 8)], _nw(rng, 6))
-    regime = _with_arrays(
+    critical = with_arrays([*fixed, *_nw(rng, 8)], _nw(rng, 6))
+    regime = with_arrays(
         [(8192, 2, NVLINK), (8192, 2, IB), (8192, 8, NVLINK), (4096, 1, IB), *_dnw(rng, 14)],
         _dnw(rng, 10),
     )
@@ -304,7 +297,7 @@ def _network_bound(D: float, N: int, W: float) -> bool | None:
 
 
 def _verify_critical(plan: Plan, answers: Answers) -> list[Finding]:
-    N, W = _columns(plan["critical_d"])
+    N, W = shape_columns(plan["critical_d"])
     N = _ints(N)
     critical = np.asarray(critical_contracting_dim(PEAK, W, N), dtype=float)
     two_chip = np.asarray(critical_contracting_dim(PEAK, W, 2), dtype=float)
