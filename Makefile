@@ -6,7 +6,7 @@
 #   make translations   refresh the Chinese catalogs (locales/) from the English pages and say
 #                  which messages need translating (new, changed, or lost a glued number)
 #   make check     the inner loop: lint + every test that needs no kernel, browser or book build
-#                  (pytest -m "not slow"; about a minute and a half on two cores)
+#                  (pytest -m "not slow"; about a minute on two cores)
 #   make test      lint (ruff, and mypy strict on roofline_lib and roofline_grader) + the whole
 #                  test suite (what CI runs)
 #   make lab       JupyterLab on a git-ignored copy of the exercises (work/), as a student sees it
@@ -86,7 +86,7 @@ check: $(STAMP) lint
 	$(BIN)/python -m pytest -n 2 -m "not slow"
 
 # Three workers on two cores: the slow tier waits much of its time (servers, browsers, Dask's
-# heartbeats, a build other tests share), and a third worker fills it (20 min to 13 on 2 cores, from a clean clone).
+# heartbeats, a build other tests share), and a third worker fills it (9.5 min on 2 cores, from a clean clone).
 test: setup lint sandbox
 	$(BIN)/python -m tools.ensure_chromium
 	$(BIN)/python -m pytest -n 3 --dist loadgroup
