@@ -271,6 +271,8 @@ class ClusterEngine:
     local: Any = None
     sandbox: str = ""
     tallies: dict[str, WorkerTally] = field(default_factory=dict)
+    give_up_after_s: float = field(default_factory=connect_timeout_s)
+    """How long the scheduler may stay unreachable before the run stops (read once)."""
     wall_s: float = 0.0
     merge_s: float = 0.0
     """Time spent on results on the client: storing, merging and journaling them (serial: the
@@ -418,9 +420,8 @@ class ClusterEngine:
 
     def _next(self, done: Any, stuck_after_s: float) -> Any:
         """The next finished future. ClusterError when the scheduler stays unreachable for
-        :func:`connect_timeout_s`, or nothing finishes for ``stuck_after_s``."""
+        ``give_up_after_s``, or nothing finishes for ``stuck_after_s``."""
         deadline = time.monotonic() + stuck_after_s
-        give_up_after_s = connect_timeout_s()
         unreachable_since: float | None = None
         while True:
             try:
@@ -432,7 +433,7 @@ class ClusterEngine:
                 unreachable_since = None
             else:
                 unreachable_since = unreachable_since or now
-                if now - unreachable_since > give_up_after_s or self.client.status in (
+                if now - unreachable_since > self.give_up_after_s or self.client.status in (
                     "closing",
                     "closed",
                 ):

@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 ASSIGNMENTS = tuple(PROBLEMS)
 """Every problem with a checks module, in order (roofline_grader.checks discovers them)."""
 FULL = {gid: part.points for gid, part in PARTS.items() if not part.manual}
+"""Full marks of every autograded part, from its checks module (written parts are graded by hand)."""
 
 VALIDATE_SUCCESS = "Success! Your notebook passes all the tests."
 """What ``nbgrader validate`` (the Validate button) says of a notebook that passes."""
@@ -39,9 +40,6 @@ def validate_reports(stdout: str, notebooks: int) -> list[str]:
     starts = [m.start() for m in _VALIDATE_VERDICT.finditer(stdout)]
     assert len(starts) == notebooks, f"{len(starts)} verdicts for {notebooks}:\n{stdout[-3000:]}"
     return [stdout[a:b] for a, b in zip(starts, [*starts[1:], None], strict=True)]
-
-
-"""Full marks of every autograded part, from its checks module (written parts are graded by hand)."""
 
 
 def _gid(cell: Mapping) -> str:
