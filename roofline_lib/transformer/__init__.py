@@ -7,8 +7,9 @@ operation, on one chip or tensor-parallel over N.
 * :mod:`~roofline_lib.transformer.operations` — one layer's operations as costs, built from
   :mod:`~roofline_lib.costs`, :mod:`~roofline_lib.attention` and :mod:`~roofline_lib.sharding`;
 * :mod:`~roofline_lib.transformer.analysis` — each operation timed with
-  :func:`~roofline_lib.roofline.analyze`, summed into a prefill and a decode step: TTFT and
-  inter-token latency bounds, tokens/s, the critical decode batch, and whether it fits in HBM;
+  :func:`~roofline_lib.roofline.analyze`, summed into a prefill and a decode step with three
+  named times each (the roofline bound, the per-operation estimate, the upper bound): TTFT and
+  inter-token latency, tokens/s, the critical decode batch, and whether it fits in HBM;
 * ``python -m roofline_lib.transformer`` — the command (:mod:`~roofline_lib.transformer.cli`).
 """
 
@@ -18,8 +19,11 @@ from .analysis import (
     InferenceEstimate,
     Operation,
     Pass,
+    PassTimes,
+    TokenRates,
     decode_critical_batch,
     estimate_inference,
+    json_schema,
 )
 from .model import MlpKind, Model, kv_cache_bytes_per_token
 from .models import MODELS, get_model, model_names
@@ -43,12 +47,15 @@ __all__ = [
     "Operation",
     "OperationCost",
     "Pass",
+    "PassTimes",
+    "TokenRates",
     "decode_critical_batch",
     "decode_step_cost",
     "end_operations",
     "estimate_inference",
     "experts_touched",
     "get_model",
+    "json_schema",
     "kv_cache_bytes_per_token",
     "layer_operations",
     "model_names",

@@ -1,20 +1,36 @@
 """A whole model on the roofline: prefill and one decode step timed operation by operation.
 
 Each operation on one chip has three times: T_math = FLOPs / C, T_hbm = HBM bytes / W_hbm and
-T_net = bytes sent / W_link (one-way), from :func:`~roofline_lib.roofline.analyze`. HBM and the
-network are separate paths, so its communication time is T_comms = max(T_hbm, T_net); its bounds
-are T_lower = max(T_math, T_hbm, T_net) (perfect overlap) and T_upper = T_math + T_hbm + T_net
-(none). Its regime names the largest of the three.
+T_net = bytes sent / W_link (one-way, at the link's bandwidth for N chips), from
+:func:`~roofline_lib.roofline.analyze`. HBM and the network are separate paths, so its
+communication time is T_comms = max(T_hbm, T_net). Its own roofline bound is
+max(T_math, T_hbm, T_net); its regime names the largest of the three.
 
-A pass runs its operations one after another, so its bounds are sums over operations:
-T_lower = Σ_ops max(...) (each operation at its own roofline; no overlap *between* operations),
-T_upper = Σ_ops (T_math + T_hbm + T_net). TTFT ≥ the prefill's T_lower; the inter-token latency
-≥ the decode step's T_lower; decode throughput ≤ B / T_lower tokens/s.
+A pass (a prefill, or one decode step) runs its operations one after another, and every chip
+runs the same ones on its shard, so a pass has three named times (:class:`PassTimes`), each per
+chip and equally the group's wall-clock time:
+
+* the **roofline bound** max(Σ T_math, Σ T_hbm,compulsory, Σ T_net): no chip can do its FLOPs
+  faster than C, move the HBM bytes it cannot avoid (the weights, the KV cache read and written;
+  not the activations between operations, which a fused kernel keeps on chip) faster than W_hbm,
+  or send its bytes faster than W_link, whatever overlaps with what. The only "≥": TTFT ≥ the
+  prefill's bound, inter-token latency ≥ the decode step's, decode throughput ≤ B / that bound;
+* the **per-operation estimate** Σ_ops max(T_math, T_hbm, T_net): each operation waits for its
+  own slowest resource and nothing overlaps *across* operations (a kernel per operation, the
+  all-reduce not hidden behind the next matmul). An estimate, not a bound: a fused or
+  overlapped implementation beats it, a kernel below peak misses it;
+* the **upper bound** Σ_ops (T_math + T_hbm + T_net): nothing overlaps at all, every resource at
+  its peak. Real kernels below peak can still be slower.
+
+bound ≤ estimate ≤ upper always. The pass's regime is the resource that sets the bound (the
+largest of Σ T_math, Σ T_hbm,compulsory, Σ T_net), not a count of operations.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from importlib import resources
 from typing import Any
 
 import numpy as np
@@ -39,6 +55,17 @@ from .operations import (
     layer_operations,
     weight_bytes_per_chip,
 )
+
+SCHEMA_ID = "roofline-course/transformer-estimate/2"
+"""The ``schema`` every :meth:`InferenceEstimate.to_json` carries; its JSON Schema is
+``estimate.schema.json`` beside this module (:func:`json_schema`)."""
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of :meth:`InferenceEstimate.to_json`."""
+    text = resources.files(__package__).joinpath("estimate.schema.json").read_text("utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
 
 
 def _regime(t_math: ArrayLike, t_hbm: ArrayLike, t_net: ArrayLike) -> str | np.ndarray:
@@ -97,18 +124,34 @@ class Operation:
         return 0.0 if self.network is None else self.network.t_comms_s
 
     @property
+    def compulsory_bytes(self) -> ArrayLike:
+        """The HBM bytes no implementation avoids: weights read, KV cache read and written.
+        Activations between operations are left out (a fused kernel can keep them on chip)."""
+        cost = self.cost
+        return out(
+            np.asarray(cost.weight_bytes)
+            + np.asarray(cost.kv_read_bytes)
+            + np.asarray(cost.kv_written_bytes)
+        )
+
+    @property
+    def t_hbm_compulsory_s(self) -> ArrayLike:
+        """compulsory bytes / W_hbm."""
+        return out(np.asarray(self.compulsory_bytes) / self.hbm.bandwidth_bytes_per_s)
+
+    @property
     def t_comms_s(self) -> ArrayLike:
         """max(T_hbm, T_net): HBM and the link move bytes at the same time."""
         return out(np.maximum(self.t_hbm_s, self.t_network_s))
 
     @property
-    def t_lower_s(self) -> ArrayLike:
-        """max(T_math, T_hbm, T_net)."""
+    def t_bound_s(self) -> ArrayLike:
+        """max(T_math, T_hbm, T_net): this operation's roofline bound (perfect overlap)."""
         return out(np.maximum(self.t_math_s, self.t_comms_s))
 
     @property
     def t_upper_s(self) -> ArrayLike:
-        """T_math + T_hbm + T_net."""
+        """T_math + T_hbm + T_net: no overlap, every resource at its peak."""
         return out(np.asarray(self.t_math_s) + self.t_hbm_s + self.t_network_s)
 
     @property
@@ -126,8 +169,55 @@ def _time(
 
 
 @dataclass(frozen=True)
+class TokenRates:
+    """Tokens per second a pass delivers: ``most`` = tokens / bound (no implementation can beat
+    it), ``estimate`` = tokens / the per-operation estimate, ``least`` = tokens / the upper bound.
+    """
+
+    most: ArrayLike
+    estimate: ArrayLike
+    least: ArrayLike
+
+    def per_chip(self, n_chips: int) -> TokenRates:
+        """The same rates shared over N chips (each / N)."""
+        n = float(positive_count("n_chips", n_chips))
+        return TokenRates(
+            out(np.asarray(self.most) / n),
+            out(np.asarray(self.estimate) / n),
+            out(np.asarray(self.least) / n),
+        )
+
+
+@dataclass(frozen=True)
+class PassTimes:
+    """The three named times of a pass (see the module docstring); bound ≤ estimate ≤ upper.
+
+    Attributes:
+        bound_s: the roofline bound, max(Σ T_math, Σ T_hbm, Σ T_net).
+        estimate_s: the per-operation estimate, Σ_ops max(T_math, T_hbm, T_net).
+        upper_s: the upper bound, Σ_ops (T_math + T_hbm + T_net).
+    """
+
+    bound_s: ArrayLike
+    estimate_s: ArrayLike
+    upper_s: ArrayLike
+
+    def rates(self, tokens: ArrayLike) -> TokenRates:
+        """``tokens`` per pass as tokens/s at each of the three times."""
+        t = np.asarray(tokens, dtype=np.float64)
+        return TokenRates(
+            out(t / np.asarray(self.bound_s)),
+            out(t / np.asarray(self.estimate_s)),
+            out(t / np.asarray(self.upper_s)),
+        )
+
+
+@dataclass(frozen=True)
 class Pass:
-    """A prefill or one decode step of the whole model, on one chip (every figure per chip).
+    """A prefill or one decode step of the whole model, on one chip.
+
+    FLOPs and bytes are per chip; the times are per chip and, every chip running the same
+    operations in step, the group's too.
 
     Attributes:
         phase: 'prefill' or 'decode'.
@@ -187,41 +277,63 @@ class Pass:
 
     @property
     def t_math_s(self) -> ArrayLike:
+        """Σ T_math."""
         return self.total("t_math_s")
 
     @property
     def t_hbm_s(self) -> ArrayLike:
+        """Σ T_hbm."""
         return self.total("t_hbm_s")
 
     @property
     def t_network_s(self) -> ArrayLike:
+        """Σ T_net."""
         return self.total("t_network_s")
 
     @property
-    def t_comms_s(self) -> ArrayLike:
-        """Σ_ops max(T_hbm, T_net)."""
-        return self.total("t_comms_s")
+    def compulsory_bytes(self) -> ArrayLike:
+        """HBM bytes no implementation avoids: weights, KV cache read and written."""
+        return self.total("compulsory_bytes")
 
     @property
-    def t_lower_s(self) -> ArrayLike:
-        """Σ_ops max(T_math, T_hbm, T_net): TTFT's or the inter-token latency's lower bound."""
-        return self.total("t_lower_s")
+    def t_hbm_compulsory_s(self) -> ArrayLike:
+        """Σ compulsory bytes / W_hbm (≤ Σ T_hbm)."""
+        return self.total("t_hbm_compulsory_s")
+
+    @property
+    def t_bound_s(self) -> ArrayLike:
+        """The roofline bound max(Σ T_math, Σ T_hbm,compulsory, Σ T_net): the pass takes at least
+        this, however its operations overlap or fuse."""
+        return out(np.maximum(np.maximum(self.t_math_s, self.t_hbm_compulsory_s), self.t_network_s))
+
+    @property
+    def t_estimate_s(self) -> ArrayLike:
+        """The per-operation estimate Σ_ops max(T_math, T_hbm, T_net) (an estimate, not a
+        bound: see the module docstring)."""
+        return self.total("t_bound_s")
 
     @property
     def t_upper_s(self) -> ArrayLike:
+        """The upper bound Σ_ops (T_math + T_hbm + T_net): nothing overlaps."""
         return self.total("t_upper_s")
 
     @property
-    def regime(self) -> str | np.ndarray:
-        """The largest of Σ T_math, Σ T_hbm and Σ T_net."""
-        return _regime(self.t_math_s, self.t_hbm_s, self.t_network_s)
+    def times(self) -> PassTimes:
+        """The three named times."""
+        return PassTimes(self.t_bound_s, self.t_estimate_s, self.t_upper_s)
 
     @property
-    def tokens_per_s(self) -> ArrayLike:
-        """Upper bound on throughput: B / T_lower for a decode step (one token per request),
-        T / T_lower for a prefill."""
+    def regime(self) -> str | np.ndarray:
+        """The resource that sets the bound: the largest of Σ T_math, Σ T_hbm,compulsory and
+        Σ T_net."""
+        return _regime(self.t_math_s, self.t_hbm_compulsory_s, self.t_network_s)
+
+    @property
+    def tokens_per_s(self) -> TokenRates:
+        """Tokens the pass completes per second, for the whole group of chips: B per decode
+        step (one token per request), T = B·S per prefill."""
         done = self.batch if self.phase == "decode" else self.tokens
-        return out(np.asarray(done) / np.asarray(self.t_lower_s))
+        return self.times.rates(done)
 
 
 def _pass(
@@ -280,7 +392,9 @@ def decode_critical_batch(
 class InferenceEstimate:
     """A model served on N chips: its prefill, one decode step, and whether it fits.
 
-    Every byte and FLOP figure is per chip. Attributes:
+    The passes' FLOPs and bytes are per chip; the model's sizes (:attr:`Model.params`,
+    :attr:`kv_cache_bytes_per_token`) are the whole model's; throughput is the group's, and per
+    chip where named so. Attributes:
         model, chip: what runs where.
         n_chips: N, tensor-parallel degree.
         link: the link key the all-reduces cross (``None`` on one chip).
@@ -341,29 +455,52 @@ class InferenceEstimate:
         return out(np.floor(np.maximum(free, 0.0) / per_request))
 
     @property
-    def ttft_lower_s(self) -> ArrayLike:
-        """Time to first token ≥ the prefill's T_lower."""
-        return self.prefill.t_lower_s
+    def ttft(self) -> PassTimes:
+        """Time to first token: the prefill's three times (TTFT ≥ ``ttft.bound_s``)."""
+        return self.prefill.times
 
     @property
-    def itl_lower_s(self) -> ArrayLike:
-        """Inter-token latency ≥ the decode step's T_lower."""
-        return self.decode.t_lower_s
+    def itl(self) -> PassTimes:
+        """Inter-token latency: the decode step's three times (ITL ≥ ``itl.bound_s``)."""
+        return self.decode.times
 
     @property
-    def tokens_per_s(self) -> ArrayLike:
-        """Decode throughput ≤ B / inter-token latency, tokens/s over all N chips."""
+    def decode_tokens_per_s(self) -> TokenRates:
+        """Decode throughput of the whole group of N chips: at most B / ``itl.bound_s``."""
         return self.decode.tokens_per_s
 
+    @property
+    def decode_tokens_per_s_per_chip(self) -> TokenRates:
+        """:attr:`decode_tokens_per_s` / N."""
+        return self.decode_tokens_per_s.per_chip(self.n_chips)
+
+    @property
+    def link_one_way_bytes_per_s(self) -> float | None:
+        """The one-way bandwidth each chip's all-reduces are timed at (``None`` on one chip)."""
+        return None if self.link is None else float(self.chip.bandwidth(self.link))
+
     def to_json(self) -> dict[str, Any]:
-        """The estimate as JSON-ready values (arrays as lists); every figure per chip."""
+        """The estimate as JSON-ready values (arrays as lists), in the layout of
+        ``estimate.schema.json`` beside this module (:data:`SCHEMA_ID`): every figure is in a
+        section that says its scope ("model": the whole model; "per_chip": one chip of the N;
+        "group": all N chips together; a pass's times are per chip and the group's alike)."""
 
         def plain(value: object) -> Any:
             arr = np.asarray(value)
             return arr.item() if arr.ndim == 0 else arr.tolist()
 
+        def times_json(t: PassTimes) -> dict[str, Any]:
+            return {
+                "bound_s": plain(t.bound_s),
+                "estimate_s": plain(t.estimate_s),
+                "upper_s": plain(t.upper_s),
+            }
+
+        def rates_json(r: TokenRates) -> dict[str, Any]:
+            return {"most": plain(r.most), "estimate": plain(r.estimate), "least": plain(r.least)}
+
         def pass_json(p: Pass) -> dict[str, Any]:
-            keys = (
+            per_chip = (
                 "flops",
                 "bytes",
                 "network_bytes",
@@ -371,17 +508,21 @@ class InferenceEstimate:
                 "kv_read_bytes",
                 "kv_written_bytes",
                 "activation_bytes",
+                "compulsory_bytes",
                 "t_math_s",
                 "t_hbm_s",
+                "t_hbm_compulsory_s",
                 "t_network_s",
-                "t_comms_s",
-                "t_lower_s",
-                "t_upper_s",
-                "regime",
-                "tokens",
-                "tokens_per_s",
             )
-            return {key: plain(getattr(p, key)) for key in keys} | {
+            return {
+                "tokens": plain(p.tokens),
+                "per_chip": {key: plain(getattr(p, key)) for key in per_chip},
+                "times": times_json(p.times),
+                "regime": plain(p.regime),
+                "tokens_per_s": {
+                    "group": rates_json(p.tokens_per_s),
+                    "per_chip": rates_json(p.tokens_per_s.per_chip(self.n_chips)),
+                },
                 "operations": [
                     {
                         "name": op.name,
@@ -392,39 +533,53 @@ class InferenceEstimate:
                         "t_math_s": plain(op.t_math_s),
                         "t_hbm_s": plain(op.t_hbm_s),
                         "t_network_s": plain(op.t_network_s),
-                        "t_lower_s": plain(op.t_lower_s),
+                        "t_bound_s": plain(op.t_bound_s),
                         "regime": plain(op.regime),
                     }
                     for op in p.operations
-                ]
+                ],
             }
 
         return {
-            "model": self.model.name,
-            "chip": self.chip.name,
-            "n_chips": self.n_chips,
-            "link": self.link,
-            "dtypes": {
-                "weights": self.dtypes.weights,
-                "activations": self.dtypes.activations,
-                "kv_cache": self.dtypes.kv_cache,
+            "schema": SCHEMA_ID,
+            "model": {
+                "name": self.model.name,
+                "params": self.model.params,
+                "active_params": self.model.active_params,
+                "kv_cache_bytes_per_token": self.kv_cache_bytes_per_token,
             },
-            "batch": plain(self.batch),
-            "prompt": plain(self.prompt),
-            "context": plain(self.context),
-            "per_chip": True,
-            "params": self.model.params,
-            "active_params": self.model.active_params,
-            "kv_cache_bytes_per_token": self.kv_cache_bytes_per_token,
-            "weight_bytes_per_chip": self.weight_bytes_per_chip,
-            "kv_cache_bytes_per_chip": plain(self.kv_cache_bytes_per_chip),
-            "hbm_capacity_bytes": self.hbm_capacity_bytes,
-            "fits_in_hbm": plain(self.fits_in_hbm),
-            "max_batch": plain(self.max_batch),
-            "decode_critical_batch": self.decode_critical_batch,
-            "ttft_lower_s": plain(self.ttft_lower_s),
-            "itl_lower_s": plain(self.itl_lower_s),
-            "tokens_per_s": plain(self.tokens_per_s),
+            "hardware": {
+                "chip": self.chip.name,
+                "n_chips": self.n_chips,
+                "link": self.link,
+                "link_one_way_bytes_per_s": self.link_one_way_bytes_per_s,
+            },
+            "workload": {
+                "batch": plain(self.batch),
+                "prompt": plain(self.prompt),
+                "context": plain(self.context),
+                "dtypes": {
+                    "weights": self.dtypes.weights,
+                    "activations": self.dtypes.activations,
+                    "kv_cache": self.dtypes.kv_cache,
+                    "all_reduce": self.dtypes.collective,
+                },
+            },
+            "per_chip": {
+                "weight_bytes": self.weight_bytes_per_chip,
+                "kv_cache_bytes": plain(self.kv_cache_bytes_per_chip),
+                "hbm_capacity_bytes": self.hbm_capacity_bytes,
+                "fits_in_hbm": plain(self.fits_in_hbm),
+            },
+            "group": {
+                "max_batch": plain(self.max_batch),
+                "decode_critical_batch": (
+                    self.decode_critical_batch if np.isfinite(self.decode_critical_batch) else None
+                ),
+                "ttft": times_json(self.ttft),
+                "itl": times_json(self.itl),
+                "decode_tokens_per_s": rates_json(self.decode_tokens_per_s),
+            },
             "prefill": pass_json(self.prefill),
             "decode": pass_json(self.decode),
         }

@@ -15,7 +15,7 @@ from ..dtypes import DTYPES
 from ..fmt import format_quantity
 from ..hardware import chip_names, get_chip
 from ..roofline import MEMORY_LEVELS, known_levels
-from .analysis import InferenceEstimate, Pass, estimate_inference
+from .analysis import InferenceEstimate, Pass, PassTimes, estimate_inference
 from .models import get_model, model_names
 from .operations import InferenceDtypes
 
@@ -24,8 +24,9 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m roofline_lib.transformer",
         description="A transformer's prefill and decode step on the roofline: per-layer "
-        "operations, time bounds, regimes, and whether weights and KV cache fit in HBM. "
-        "Every figure is per chip.",
+        "operations, three named times (roofline bound, per-operation estimate, upper bound), "
+        "regimes, and whether weights and KV cache fit in HBM. Each figure says its scope: "
+        "per chip, all N chips, or the whole model.",
     )
     p.add_argument("--model", required=True, choices=model_names())
     p.add_argument("--chip", required=True, choices=chip_names())
@@ -37,8 +38,25 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--prompt", type=int, default=2048, help="prefill prompt S (default 2048)")
     for name in ("weights", "activations", "kv-cache"):
         p.add_argument(f"--{name}", choices=DTYPES, default="bf16", help="dtype (default bf16)")
+    p.add_argument(
+        "--all-reduce",
+        choices=DTYPES,
+        help="dtype the all-reduces send (default: the activations')",
+    )
     p.add_argument("--json", metavar="FILE", help="also write the estimate as JSON")
     return p
+
+
+def _times(t: PassTimes, regime: str) -> list[str]:
+    """The three named times of a pass, one a line, each saying what it assumes."""
+    q = format_quantity
+    return [
+        f"  roofline bound     >= {q(float(t.bound_s), 's'):>9}  max of the totals: {regime}",
+        f"  per-op estimate       {q(float(t.estimate_s), 's'):>9}  each operation waits for its "
+        "slowest resource; no overlap between operations",
+        f"  upper bound           {q(float(t.upper_s), 's'):>9}  no overlap at all, every "
+        "resource at its peak",
+    ]
 
 
 def _table(p: Pass) -> list[str]:
@@ -66,36 +84,62 @@ def _table(p: Pass) -> list[str]:
         f"{format_quantity(float(p.t_network_s), 's'):>10}  {p.regime}"
     )
     lines.append(
-        f"T_lower = {format_quantity(float(p.t_lower_s), 's')}, "
-        f"T_upper = {format_quantity(float(p.t_upper_s), 's')}"
+        f"{'compulsory HBM (weights, KV cache)':<46}"
+        f"{format_quantity(float(p.compulsory_bytes), 'B'):>11}{'':>21}"
+        f"{format_quantity(float(p.t_hbm_compulsory_s), 's'):>10}"
     )
-    return lines
+    return [*lines, *_times(p.times, str(p.regime))]
 
 
 def report(est: InferenceEstimate) -> str:
-    """The table and totals the command prints."""
-    m = est.model
-    where = f"{est.n_chips} x {est.chip.name}" + (f" over {est.link}" if est.link else "")
+    """The table and totals the command prints; each figure says its scope (per chip, the
+    group of N, or the whole model)."""
+    m, n, q = est.model, est.n_chips, format_quantity
+    if est.link is not None and est.link_one_way_bytes_per_s is not None:
+        where = (
+            f"{n} x {est.chip.name}, tensor-parallel over {est.chip.level_name(est.link)} "
+            f"({q(est.link_one_way_bytes_per_s, 'B/s')} one-way per chip at N = {n})"
+        )
+    else:
+        where = f"one {est.chip.name}"
     dt = est.dtypes
+    rate, per_chip = est.decode_tokens_per_s, est.decode_tokens_per_s_per_chip
     lines = [
-        f"{m.name} on {where}; weights {dt.weights}, activations {dt.activations}, "
-        f"KV cache {dt.kv_cache}; B = {est.batch:g}, prompt {est.prompt:g}, "
-        f"context {est.context:g} (per chip)",
-        f"params {format_quantity(m.params, '')} (active {format_quantity(m.active_params, '')}); "
-        f"KV cache {format_quantity(est.kv_cache_bytes_per_token, 'B')}/token",
+        f"{m.name} on {where}",
+        f"weights {dt.weights}, activations {dt.activations}, KV cache {dt.kv_cache}, "
+        f"all-reduces {dt.collective}; "
+        f"B = {est.batch:g} requests, prompt {est.prompt:g} tokens, decode context "
+        f"{est.context:g} tokens",
+        f"whole model: {q(m.params, '')} parameters ({q(m.active_params, '')} active per token); "
+        f"KV cache {q(est.kv_cache_bytes_per_token, 'B')} per token",
         "",
+        "Per chip, each operation times its count (every chip runs the same operations on its "
+        "shard):",
         *_table(est.prefill),
         "",
         *_table(est.decode),
         "",
-        f"TTFT >= {format_quantity(float(est.ttft_lower_s), 's')}; "
-        f"inter-token latency >= {format_quantity(float(est.itl_lower_s), 's')}; "
-        f"decode <= {format_quantity(float(est.tokens_per_s), 'tokens/s')}",
-        f"weight matmuls compute-bound in decode from B = {est.decode_critical_batch:.0f}",
-        f"HBM per chip: weights {format_quantity(est.weight_bytes_per_chip, 'B')} + KV cache "
-        f"{format_quantity(float(est.kv_cache_bytes_per_chip), 'B')} of "
-        f"{format_quantity(est.hbm_capacity_bytes, 'B')}: "
-        f"{'fits' if est.fits_in_hbm else 'does not fit'}; largest batch {est.max_batch:g}",
+        f"time to first token  >= {q(float(est.ttft.bound_s), 's')} (bound); "
+        f"{q(float(est.ttft.estimate_s), 's')} per-op estimate; "
+        f"{q(float(est.ttft.upper_s), 's')} upper bound",
+        f"inter-token latency  >= {q(float(est.itl.bound_s), 's')} (bound); "
+        f"{q(float(est.itl.estimate_s), 's')} per-op estimate; "
+        f"{q(float(est.itl.upper_s), 's')} upper bound",
+        f"decode throughput, all {n} chips: <= {q(float(rate.most), 'tokens/s')} (bound), "
+        f"{q(float(rate.estimate), 'tokens/s')} per-op estimate"
+        + (
+            f"; per chip <= {q(float(per_chip.most), 'tokens/s')}, "
+            f"{q(float(per_chip.estimate), 'tokens/s')}"
+            if n > 1
+            else ""
+        ),
+        f"weight matmuls compute-bound in decode from B = {est.decode_critical_batch:.0f} "
+        "(the largest of the matmuls' critical batches)",
+        f"HBM per chip: weights {q(est.weight_bytes_per_chip, 'B')} + KV cache "
+        f"{q(float(est.kv_cache_bytes_per_chip), 'B')} of "
+        f"{q(est.hbm_capacity_bytes, 'B')}: "
+        f"{'fits' if est.fits_in_hbm else 'does not fit'}; largest batch {est.max_batch:g} "
+        "requests",
     ]
     return "\n".join(lines)
 
@@ -118,14 +162,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             prompt=args.prompt,
             n_chips=args.chips,
             link=args.link,
-            dtypes=InferenceDtypes(args.weights, args.activations, args.kv_cache),
+            dtypes=InferenceDtypes(args.weights, args.activations, args.kv_cache, args.all_reduce),
         )
     except ValueError as err:  # a dtype the chip lacks, N not dividing the heads, a bad size
         p.error(str(err))
     print(report(est))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:
-            json.dump(est.to_json(), handle, indent=2)
+            json.dump(est.to_json(), handle, indent=2, allow_nan=False)
             handle.write("\n")
         print(f"wrote {args.json}", file=sys.stderr)
     return 0

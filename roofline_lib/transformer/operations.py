@@ -29,19 +29,30 @@ from .model import Model, kv_cache_bytes_per_token
 
 @dataclass(frozen=True)
 class InferenceDtypes:
-    """Storage dtypes of the weights (s_w), the activations (s_a) and the KV cache (s_kv).
+    """Storage dtypes of the weights (s_w), the activations (s_a) and the KV cache (s_kv), and
+    the dtype the all-reduces send (s_c).
 
     A matmul multiplies activations by weights at the wider of the two dtypes (int8 weights with
     bf16 activations run at the bf16 rate), as :class:`~roofline_lib.costs.MatmulDtypes` does.
+    ``all_reduce`` defaults to the activations' dtype; serving stacks that run fp8 activations
+    usually still all-reduce in bf16, which ``all_reduce="bf16"`` says.
     """
 
     weights: str = "bf16"
     activations: str = "bf16"
     kv_cache: str = "bf16"
+    all_reduce: str | None = None
 
     def __post_init__(self) -> None:
-        for field in ("weights", "activations", "kv_cache"):
+        if self.all_reduce is None:
+            object.__setattr__(self, "all_reduce", self.activations)
+        for field in ("weights", "activations", "kv_cache", "all_reduce"):
             bytes_per_element(getattr(self, field))  # an unknown name lists the known dtypes
+
+    @property
+    def collective(self) -> str:
+        """The all-reduces' dtype, resolved (the activations' unless given)."""
+        return self.all_reduce if self.all_reduce is not None else self.activations
 
     @property
     def matmul(self) -> MatmulDtypes:
@@ -115,22 +126,35 @@ def _kv_write(model: Model, tokens: np.ndarray, n: int, dt: InferenceDtypes) -> 
 
 
 def prefill_attention(
-    B: ArrayLike, S: ArrayLike, d: ArrayLike, q_heads: ArrayLike, kv_heads: ArrayLike, dtype: str
+    B: ArrayLike,
+    S: ArrayLike,
+    d: ArrayLike,
+    q_heads: ArrayLike,
+    kv_heads: ArrayLike,
+    dtype: str,
+    *,
+    causal: bool = True,
 ) -> Cost:
     """Attention over B prompts of S tokens in one fused (flash) kernel, GQA-aware.
 
-    FLOPs = 4·B·H·S²·d (Q·Kᵀ and A·V over the full S×S square, no causal halving, as
-    :func:`~roofline_lib.mfu.training_flops` counts); bytes read = B·S·d·s·(H + 2·H_kv) (Q,
-    and K and V once: each KV head's tiles stay on-chip for its G query heads); bytes written =
-    B·S·H·d·s (O). For H_kv = H this is :func:`~roofline_lib.attention.flash_attention` with a
-    tile of M = S rows, its least traffic. Intensity ≈ 4·H·S / (s·(2H + 2H_kv)): it grows with S,
-    so long prompts are compute-bound.
+    A decoder's attention is causal: token i attends to tokens 0…i, so each head computes
+    S(S+1)/2 scores, not S², and a causal kernel skips the masked tiles. Each score costs 2d
+    FLOPs in Q·Kᵀ and 2d in A·V: FLOPs = 4·B·H·d·S(S+1)/2 = 2·B·H·d·S(S+1) (``causal=False``:
+    4·B·H·S²·d, the full square, as :func:`~roofline_lib.mfu.training_flops` and Problem 6 count).
+    Bytes read = B·S·d·s·(H + 2·H_kv) (Q, and K and V once: each KV head's tiles stay on-chip
+    for its G query heads); bytes written = B·S·H·d·s (O), causal or not. For H_kv = H and
+    ``causal=False`` this is :func:`~roofline_lib.attention.flash_attention` with a tile of
+    M = S rows, its least traffic. Intensity ≈ 2·H·(S+1) / (s·(2H + 2H_kv)) causal: it grows with
+    S, so long prompts are compute-bound.
     """
+    if not isinstance(causal, bool):
+        raise ValueError(f"causal must be True or False, got {causal!r}")
     b, s_, d_, h, hkv = grouped_heads(B, S, d, q_heads, kv_heads)
     s = bytes_per_element(dtype)
+    scores = s_ * (s_ + 1) / 2 if causal else s_ * s_
     return Cost(
         "prefill attention",
-        4 * b * h * s_ * s_ * d_,
+        4 * b * h * scores * d_,
         b * s_ * d_ * s * (h + 2 * hkv),
         b * s_ * h * d_ * s,
         dtype,
@@ -176,7 +200,8 @@ def _mlp_matmul(
 def _row_split(
     name: str, hbm: Cost, weights: ArrayLike, tokens: np.ndarray, model: Model, n: int, dt: str
 ) -> OperationCost:
-    """An operation ending in the all-reduce of its partial [T, D] result: φ·T·D·s_a bytes."""
+    """An operation ending in the all-reduce of its partial [T, D] result: φ·T·D·s_c bytes, in
+    the all-reduce dtype ``dt``."""
     phi = np.asarray(collective_factor(n))
     network = ShardedMatmulCost(
         out(np.asarray(float(n))),
@@ -204,16 +229,16 @@ def layer_operations(
     * attention norm, mlp norm: RMSNorm over T·D elements (counted as ``"layernorm"``);
     * qkv projection: X[T, D]·Y[D, (H + 2H_kv)·d/N];
     * kv-cache write: 2·T·(H_kv/N)·d·s_kv bytes;
-    * attention: :func:`prefill_attention` or
+    * attention: :func:`prefill_attention` (causal: S(S+1)/2 scores per head) or
       :func:`~roofline_lib.attention.decode_attention` over H/N and H_kv/N heads, in s_kv;
     * output projection: :func:`~roofline_lib.sharding.sharded_matmul` X[T, H·d]·Y[H·d, D], split
-      N ways along H·d, then an all-reduce of φ·T·D·s_a bytes;
+      N ways along H·d, then an all-reduce of φ·T·D·s_c bytes (s_c: ``dtypes.collective``);
     * residual adds: two adds of [T, D], elementwise over 2·T·D elements with 2 inputs;
     * router (MoE only): X[T, D]·Y[D, E] on every chip;
     * mlp up: X[T·k, D]·Y[D, m·F/N] over the experts touched (m = 2 gated, 1 plain);
     * mlp activation: 1 FLOP per element over T·k·F/N elements, m inputs;
     * mlp down: X[T·k, F/N]·Y[F/N, D] over the experts touched, then an all-reduce of
-      φ·T·D·s_a bytes.
+      φ·T·D·s_c bytes.
     """
     n = check_tensor_parallel(model, n_chips)
     b, s_ = broadcast(B=positive_count("batch", batch), S=positive_count("seq_len", seq_len))
@@ -254,7 +279,7 @@ def layer_operations(
             tokens,
             model,
             n,
-            act,
+            dtypes.collective,
         ),
         OperationCost(say_later("residual adds"), elementwise(2 * tokens * D, 1, act, inputs=2)),
         OperationCost(say_later("mlp norm"), norm),
@@ -268,7 +293,9 @@ def layer_operations(
             say_later("mlp activation"),
             elementwise(tokens * model.experts_per_token * f, 1, act, inputs=m),
         ),
-        _row_split(say_later("mlp down"), down, out(down_weights), tokens, model, n, act),
+        _row_split(
+            say_later("mlp down"), down, out(down_weights), tokens, model, n, dtypes.collective
+        ),
     ]
     return tuple(ops)
 
@@ -336,8 +363,9 @@ def decode_step_cost(
     Left out: activations, the new tokens' K and V, the norms' FLOPs, and that the embedding
     lookup reads only B rows of its table (counted here as a whole, and as 2·D FLOPs per row).
     :func:`~roofline_lib.transformer.analysis.estimate_inference` counts all of them operation by
-    operation; for Llama-3-8B on one H100 at B = 64, S = 4,096 their inter-token latency bounds
-    agree within 1% (the FLOPs here are 6% more: the input table's 2·D per token). Arrays
+    operation; for Llama-3-8B on one H100 at B = 64, S = 4,096 this step's max(T_math, T_HBM)
+    and that one's per-operation estimate agree within 1% (the FLOPs here are 6% more: the input
+    table's 2·D per token). Arrays
     broadcast.
     """
     p = positive_count("params", params)

@@ -43,10 +43,10 @@ def pass_of(estimate: InferenceEstimate, phase: str) -> Pass:
     if phase not in PHASES:
         raise ValueError(f"phase must be one of {', '.join(map(repr, PHASES))}, got {phase!r}")
     chosen: Pass = getattr(estimate, phase)
-    if np.ndim(chosen.t_lower_s) != 0:
+    if np.ndim(chosen.t_bound_s) != 0:
         raise ValueError(
             "plot one configuration at a time: batch, context and prompt must be scalars, got "
-            f"arrays of shape {np.shape(chosen.t_lower_s)}"
+            f"arrays of shape {np.shape(chosen.t_bound_s)}"
         )
     return chosen
 
@@ -55,7 +55,8 @@ def plot_pass_times(
     estimate: InferenceEstimate, phase: str = "decode", ax: Axes | None = None
 ) -> Figure:
     """Horizontal bars of T_math, T_HBM and T_net per operation of one pass, per chip, in the
-    operations' order, with the pass's lower bound (Σ max(T_math, T_HBM, T_net)) in the title."""
+    operations' order, with the pass's roofline bound (:attr:`Pass.t_bound_s`) and the
+    resource that sets it in the title."""
     step = pass_of(estimate, phase)
     ax = axes_or_new(ax)
     names = [op.name for op in step.operations]
@@ -84,7 +85,7 @@ def plot_pass_times(
             model=estimate.model.name,
             what=what,
             where=_where(estimate),
-            time=format_quantity(float(step.t_lower_s), "s", 3),
+            time=format_quantity(float(step.t_bound_s), "s", 3),
             regime=say(str(step.regime)),
         )
     )

@@ -8,9 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from roofline_lib import transformer as tf
+from roofline_lib.transformer import cli
+from roofline_lib.transformer.analysis import SCHEMA_ID
 
 ISSUE_COMMAND = [
     "--model",
@@ -44,28 +47,65 @@ def test_the_issues_command_prints_a_per_layer_table_and_writes_the_json(tmp_pat
     done = run(*ISSUE_COMMAND, "--json", str(out))
     assert done.returncode == 0, done.stderr
     text = done.stdout
-    assert text.startswith("Llama-3-70B on 8 x H100 SXM over nvlink4")
+    assert text.startswith("Llama-3-70B on 8 x H100 SXM, tensor-parallel over NVLink 4")
     for section in ("prefill:", "decode:"):
         assert section in text
     for op in ("qkv projection", "attention", "output projection", "mlp up", "mlp down"):
         assert len(re.findall(rf"^{op} +\d+ ", text, re.M)) == 2  # one row in each table
-    assert "TTFT >=" in text and "inter-token latency >=" in text and "largest batch" in text
+    # three named times, each pass and overall; only the bound is a "≥"
+    assert len(re.findall(r"^  roofline bound +>= ", text, re.M)) == 2
+    assert len(re.findall(r"^  per-op estimate +\d", text, re.M)) == 2
+    assert len(re.findall(r"^  upper bound +\d", text, re.M)) == 2
+    assert "time to first token  >= 2.31 s (bound); 3.43 s per-op estimate" in text
+    assert "inter-token latency  >= 8.39 ms (bound); 8.82 ms per-op estimate" in text
+    # scope said, never "(per chip)" on a group's figure
+    assert "decode throughput, all 8 chips: <= 7.63 ktokens/s (bound)" in text
+    assert "per chip <= 953 tokens/s" in text
+    assert "whole model: 70.6 G parameters" in text and "largest batch" in text
 
     data = json.loads(out.read_text())
-    for key in ("params", "kv_cache_bytes_per_token", "fits_in_hbm", "max_batch"):
-        assert key in data
-    for phase in ("prefill", "decode"):
-        for key in ("flops", "bytes", "t_math_s", "t_comms_s", "t_lower_s", "t_upper_s", "regime"):
-            assert key in data[phase], (phase, key)
+    assert data["schema"] == SCHEMA_ID
     est = tf.estimate_inference(
         "llama-3-70b", "H100 SXM", batch=64, context=4096, prompt=2048, n_chips=8, link="nvlink4"
     )
-    assert data["params"] == 70_553_706_496
-    assert data["kv_cache_bytes_per_token"] == 327_680
-    assert data["decode"]["t_lower_s"] == pytest.approx(est.itl_lower_s)
-    assert data["prefill"]["flops"] == pytest.approx(est.prefill.flops)
+    assert data["model"]["params"] == 70_553_706_496
+    assert data["model"]["kv_cache_bytes_per_token"] == 327_680
+    assert data["group"]["itl"]["bound_s"] == pytest.approx(est.itl.bound_s)
+    assert data["group"]["ttft"]["estimate_s"] == pytest.approx(est.ttft.estimate_s)
+    assert data["decode"]["times"]["bound_s"] == pytest.approx(est.itl.bound_s)
+    assert data["prefill"]["per_chip"]["flops"] == pytest.approx(est.prefill.flops)
     assert data["decode"]["regime"] == "memory-bound"
-    assert data["fits_in_hbm"] is True and data["max_batch"] == est.max_batch
+    assert data["per_chip"]["fits_in_hbm"] is True
+    assert data["group"]["max_batch"] == est.max_batch
+    rates = data["group"]["decode_tokens_per_s"]
+    assert rates["most"] == pytest.approx(64 / est.itl.bound_s)
+    assert data["decode"]["tokens_per_s"]["per_chip"]["most"] == pytest.approx(rates["most"] / 8)
+    assert "per_chip" not in data["model"] and "tokens_per_s" not in data["per_chip"]
+
+
+def test_the_json_follows_its_schema_for_every_shipped_model(tmp_path: Path, capsys) -> None:
+    """The schema (estimate.schema.json) validates what the command writes, for every shipped
+    model, on one chip (no link: nulls) and on eight; and it refuses a document missing a
+    scope, so a figure cannot lose the section that says whose it is."""
+    schema = tf.json_schema()
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    for key in tf.model_names():
+        for chips in ("1", "8"):
+            out = tmp_path / f"{key}-{chips}.json"
+            args = ["--model", key, "--chip", "H100 SXM", "--chips", chips, "--json", str(out)]
+            assert cli.main(args) == 0
+            data = json.loads(out.read_text())
+            errors = [e.message for e in validator.iter_errors(data)]
+            assert errors == [], (key, chips, errors)
+            if chips == "1":
+                assert data["hardware"]["link"] is None
+                assert data["hardware"]["link_one_way_bytes_per_s"] is None
+    broken = dict(data)
+    broken["per_chip"] = {**broken["per_chip"], "tokens_per_s": 1.0}
+    assert not validator.is_valid(broken)
+    del broken["group"]
+    assert not validator.is_valid(broken)
 
 
 @pytest.mark.parametrize(
