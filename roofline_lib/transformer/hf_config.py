@@ -54,19 +54,20 @@ class ConfigError(ValueError):
 
     Attributes:
         source: the file read, or ``"<mapping>"``.
-        problems: ``(key, what is wrong and what is supported)`` pairs, one per key.
+        problems: ``(key, what is wrong and what is supported)`` pairs, one per key; the key
+            is ``""`` for the file itself (missing, not JSON).
     """
 
     def __init__(self, source: str, problems: list[tuple[str, str]]) -> None:
         self.source = source
         self.problems: tuple[tuple[str, str], ...] = tuple(problems)
-        text = "; ".join(f"{key}: {why}" for key, why in self.problems)
+        text = "; ".join(f"{key}: {why}" if key else why for key, why in self.problems)
         super().__init__(f"{source}: {text}")
 
     @property
     def keys(self) -> tuple[str, ...]:
         """The keys named, in the order found."""
-        return tuple(key for key, _ in self.problems)
+        return tuple(key for key, _ in self.problems if key)
 
 
 @dataclass(frozen=True)
@@ -165,18 +166,18 @@ def read_hf_config(path: str | os.PathLike[str]) -> dict[str, object]:
     try:
         text = file.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise ConfigError(where, [("file", "no such file")]) from None
+        raise ConfigError(where, [("", "no such file")]) from None
     except (OSError, UnicodeDecodeError) as err:
-        raise ConfigError(where, [("file", f"cannot be read ({err})")]) from None
+        raise ConfigError(where, [("", f"cannot be read ({err})")]) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
         raise ConfigError(
-            where, [("file", f"not JSON ({err.msg} at line {err.lineno}, column {err.colno})")]
+            where, [("", f"not JSON ({err.msg} at line {err.lineno}, column {err.colno})")]
         ) from None
     if not isinstance(data, dict):
         raise ConfigError(
-            where, [("file", f"must hold a JSON object of keys, got a {type(data).__name__}")]
+            where, [("", f"must hold a JSON object of keys, got a {type(data).__name__}")]
         )
     return data
 
