@@ -159,7 +159,7 @@ def read_hf_config(path: str | os.PathLike[str]) -> dict[str, object]:
 
     Raises :class:`ConfigError` naming the file when it is missing, not JSON, or not an object.
     """
-    file = Path(path)
+    file = Path(path).expanduser()
     if file.is_dir():
         file = file / "config.json"
     where = str(file)
@@ -199,7 +199,7 @@ def load_hf_config(
     if isinstance(config, Mapping):
         where, data = "<mapping>", config
     else:
-        file = Path(config)
+        file = Path(config).expanduser()
         file = file / "config.json" if file.is_dir() else file
         where, data = str(file), read_hf_config(file)
     return _interpret(data, where, name or _name(data, file))
