@@ -61,7 +61,13 @@ class ConfigError(ValueError):
     def __init__(self, source: str, problems: list[tuple[str, str]]) -> None:
         self.source = source
         self.problems: tuple[tuple[str, str], ...] = tuple(problems)
-        text = "; ".join(f"{key}: {why}" if key else why for key, why in self.problems)
+        keys_by_reason: dict[str, list[str]] = {}  # keys refused for one reason, named together
+        for key, why in self.problems:
+            keys_by_reason.setdefault(why, []).append(key)
+        text = "; ".join(
+            f"{', '.join(k for k in keys if k)}: {why}" if any(keys) else why
+            for why, keys in keys_by_reason.items()
+        )
         super().__init__(f"{source}: {text}")
 
     @property

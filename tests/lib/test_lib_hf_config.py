@@ -528,6 +528,9 @@ def test_every_key_a_deepseek_config_cannot_be_read_by_is_named_at_once():
         "first_k_dense_replace",
         "model_type",
     }
+    # keys refused for one reason are named together, the reason said once
+    assert "kv_lora_rank, q_lora_rank: multi-head latent attention" in str(caught.value)
+    assert str(caught.value).count("multi-head latent attention") == 1
 
 
 def test_a_config_error_is_a_value_error():
