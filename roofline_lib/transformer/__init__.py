@@ -4,6 +4,8 @@ operation, on one chip or tensor-parallel over N.
 * :mod:`~roofline_lib.transformer.model` — :class:`Model` (L, D, H, H_kv, d, F, V, MoE) and its
   parameter and KV-cache counts;
 * :mod:`~roofline_lib.transformer.models` — open models' shapes as data, each with its source;
+* :mod:`~roofline_lib.transformer.hf_config` — a user's model from a local Hugging Face
+  config.json (:func:`load_hf_config`), with notes on what it simplifies;
 * :mod:`~roofline_lib.transformer.operations` — one layer's operations as costs, built from
   :mod:`~roofline_lib.costs`, :mod:`~roofline_lib.attention` and :mod:`~roofline_lib.sharding`;
 * :mod:`~roofline_lib.transformer.analysis` — each operation timed with
@@ -25,6 +27,7 @@ from .analysis import (
     estimate_inference,
     json_schema,
 )
+from .hf_config import ConfigError, LoadedModel, load_hf_config, model_from_hf_config
 from .model import MlpKind, Model, kv_cache_bytes_per_token
 from .models import MODELS, get_model, model_names
 from .operations import (
@@ -40,8 +43,10 @@ from .operations import (
 
 __all__ = [
     "MODELS",
+    "ConfigError",
     "InferenceDtypes",
     "InferenceEstimate",
+    "LoadedModel",
     "MlpKind",
     "Model",
     "Operation",
@@ -58,6 +63,8 @@ __all__ = [
     "json_schema",
     "kv_cache_bytes_per_token",
     "layer_operations",
+    "load_hf_config",
+    "model_from_hf_config",
     "model_names",
     "prefill_attention",
     "weight_bytes_per_chip",

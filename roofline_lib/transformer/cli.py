@@ -1,7 +1,8 @@
 """The command: a model served on N chips, printed as a per-layer table and totals.
 
 ``python -m roofline_lib.transformer --model llama-3-70b --chip "H100 SXM" --chips 8
---link nvlink4 --batch 64 --context 4096 --prompt 2048 [--json FILE]``
+--link nvlink4 --batch 64 --context 4096 --prompt 2048 [--json FILE]``; ``--config PATH`` in
+place of ``--model`` reads a Hugging Face config.json (:mod:`~roofline_lib.transformer.hf_config`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from ..fmt import format_quantity
 from ..hardware import chip_names, get_chip
 from ..roofline import MEMORY_LEVELS, known_levels
 from .analysis import InferenceEstimate, Pass, PassTimes, estimate_inference
+from .hf_config import SUPPORTED_MODEL_TYPES, ConfigError, LoadedModel, load_hf_config
 from .models import get_model, model_names
 from .operations import InferenceDtypes
 
@@ -28,7 +30,14 @@ def parser() -> argparse.ArgumentParser:
         "regimes, and whether weights and KV cache fit in HBM. Each figure says its scope: "
         "per chip, all N chips, or the whole model.",
     )
-    p.add_argument("--model", required=True, choices=model_names())
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--model", choices=model_names())
+    which.add_argument(
+        "--config",
+        metavar="PATH",
+        help="a Hugging Face config.json (or its folder) of model_type "
+        f"{', '.join(SUPPORTED_MODEL_TYPES)}",
+    )
     p.add_argument("--chip", required=True, choices=chip_names())
     p.add_argument("--chips", type=int, default=1, help="tensor-parallel degree N (default 1)")
     links = [k for k in known_levels() if k not in MEMORY_LEVELS]
@@ -153,9 +162,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"argument --link: {chip.name} has no link {args.link!r} "
             f"(choose from {', '.join(repr(k) for k in chip.links)})"
         )
+    loaded: LoadedModel | None = None
+    if args.config is not None:
+        try:
+            loaded = load_hf_config(args.config)
+        except ConfigError as err:  # missing, not JSON, a key missing, refused or bad
+            p.error(f"argument --config: {err}")
     try:
         est = estimate_inference(
-            get_model(args.model),
+            loaded.model if loaded else get_model(args.model),
             chip,
             batch=args.batch,
             context=args.context,
@@ -167,6 +182,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as err:  # a dtype the chip lacks, N not dividing the heads, a bad size
         p.error(str(err))
     print(report(est))
+    if loaded is not None:
+        print(f"\n{loaded.model.name}: read from {loaded.source} (model_type {loaded.model_type})")
+        for note in loaded.notes:
+            print(f"note: {note}")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:
             json.dump(est.to_json(), handle, indent=2, allow_nan=False)
