@@ -187,8 +187,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         for note in loaded.notes:
             print(f"note: {note}")
     if args.json:
+        data = est.to_json()
+        if loaded is not None:  # where a user's model came from, and what it simplifies
+            data["model"] |= {"config": str(loaded.source), "notes": list(loaded.notes)}
         with open(args.json, "w", encoding="utf-8") as handle:
-            json.dump(est.to_json(), handle, indent=2, allow_nan=False)
+            json.dump(data, handle, indent=2, allow_nan=False)
             handle.write("\n")
         print(f"wrote {args.json}", file=sys.stderr)
     return 0

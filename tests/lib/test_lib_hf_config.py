@@ -17,10 +17,17 @@ import re
 import shlex
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from roofline_lib import transformer as tf
-from roofline_lib.transformer import ConfigError, LoadedModel, load_hf_config, model_from_hf_config
+from roofline_lib.transformer import (
+    ConfigError,
+    LoadedModel,
+    json_schema,
+    load_hf_config,
+    model_from_hf_config,
+)
 from roofline_lib.transformer.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -600,6 +607,12 @@ def test_the_command_with_a_config_prints_the_report_and_the_notes(tmp_path, cap
     assert "whole model: 7.62 G parameters (7.62 G active per token)" in out
     assert f"Qwen2-7B-Instruct: read from {file} (model_type qwen2)" in out
     assert re.search(r"^note: Q, K and V projections have biases.*129,024", out, re.M)
+    written = tmp_path / "qwen.json"
+    args = ["--config", str(file), "--chip", "H100 SXM", "--json", str(written)]
+    assert main(args) == 0
+    data = json.loads(written.read_text())
+    assert data["model"]["config"] == str(file) and "129,024" in data["model"]["notes"][0]
+    assert jsonschema.Draft202012Validator(json_schema()).is_valid(data)
 
 
 def test_a_config_of_a_shipped_model_prints_what_model_prints(tmp_path, capsys):
