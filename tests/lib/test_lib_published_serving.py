@@ -1,18 +1,28 @@
 """Published serving measurements (issue 25, item 6): each value agrees with the sentence it is
-quoted from, in SI units, on chips and a model shape the catalog has."""
+quoted from, in SI units, on chips and a model shape the catalog has; and the comparison with the
+roofline bound is the bound the module docstring states."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from roofline_lib import published
 from roofline_lib.hardware import get_chip
-from roofline_lib.published import REPORTED_SERVING, ReportedServing
+from roofline_lib.published import REPORTED_SERVING, ReportedServing, Scenario
+from roofline_lib.serving_check import (
+    compare,
+    compare_all,
+    pass_bound_s,
+    roofline_workload,
+    served_dtypes,
+    served_model,
+)
+from roofline_lib.transformer.analysis import estimate_inference
 from roofline_lib.transformer.models import get_model
-from roofline_lib.transformer.operations import InferenceDtypes
 
 IDS = [r.system for r in REPORTED_SERVING]
 PINNED = re.compile(r"https://github\.com/[^/]+/[^/]+/blob/[0-9a-f]{40}/")
@@ -33,7 +43,7 @@ def test_there_are_two_to_four_measurements() -> None:
 def test_chip_model_and_dtypes_are_in_the_catalog(r: ReportedServing) -> None:
     chip = get_chip(r.chip)
     get_model(r.model_key)
-    InferenceDtypes(r.weights_dtype, r.activations_dtype, r.kv_cache_dtype).check_on(chip)
+    served_dtypes(r).check_on(chip)  # fp8 exists on an H100
     assert r.n_chips % r.tensor_parallel == 0
 
 
@@ -106,6 +116,24 @@ def test_parallelism_batch_and_dtypes_are_the_setups(r: ReportedServing) -> None
     assert (r.weights_dtype, r.activations_dtype, r.kv_cache_dtype) == ("fp8", "fp8", "fp8")
 
 
+def test_llama2_70b_is_llama3_70bs_shape_but_for_the_vocabulary() -> None:
+    """The shape the TensorRT-LLM build command prints, against the catalog's Llama-3-70B."""
+    quote = published.TRTLLM_H100_STATIC_2048.setup[0].quote
+    printed = {k: int(v) for k, v in re.findall(r"--(\w+) (\d+)", quote)}
+    llama2 = served_model(published.TRTLLM_H100_STATIC_2048)
+    assert printed == {
+        "n_layer": llama2.layers,
+        "n_head": llama2.heads,
+        "n_kv_head": llama2.kv_heads,
+        "n_embd": llama2.d_model,
+        "inter_size": llama2.mlp_width,
+        "vocab_size": llama2.vocab,
+    }
+    llama3 = get_model("llama-3-70b")
+    assert llama2.vocab == 32000 != llama3.vocab
+    assert replace(llama2, name=llama3.name, vocab=llama3.vocab, source=llama3.source) == llama3
+
+
 def test_a_bad_measurement_names_what_is_wrong() -> None:
     r = published.TRTLLM_H100_STATIC_2048
     with pytest.raises(ValueError, match="tensor_parallel \\(3\\) must divide n_chips"):
@@ -118,3 +146,109 @@ def test_a_bad_measurement_names_what_is_wrong() -> None:
         replace(r, batch=None)
     with pytest.raises(ValueError, match="scenario must be a Scenario"):
         replace(r, scenario="offline")
+
+
+# -- the comparison -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("c", compare_all(), ids=IDS)
+def test_every_measurement_runs_below_its_roofline(c) -> None:
+    assert c.fractions, f"{c.reported.system}: nothing to compare"
+    for metric, fraction in c.fractions.items():
+        assert 0 < fraction <= 1, f"{c.reported.system}: {metric} at {fraction:.3g} of the bound"
+
+
+def test_the_step_bound_is_the_max_of_the_totals_not_a_sum_of_maxima() -> None:
+    est = estimate_inference(
+        "llama-3-70b", "H100 SXM", batch=64, context=4096, prompt=2048, n_chips=8
+    )
+    d = est.decode
+    assert pass_bound_s(d) == max(d.t_math_s, d.t_hbm_s, d.t_network_s)
+    assert pass_bound_s(d) <= d.t_lower_s  # Σ of per-operation maxima is never below it
+
+
+def test_a_static_batch_is_bounded_at_its_own_batch_and_mean_context() -> None:
+    r = published.TRTLLM_H100_STATIC_2048
+    c = compare(r)
+    assert (c.workload.batch, c.workload.context_tokens) == (64, 2048 + 1024)
+    est = estimate_inference(
+        served_model(r), "H100 SXM", batch=64, context=3072, prompt=2048, n_chips=2,
+        dtypes=served_dtypes(r),
+    )  # fmt: skip
+    step = max(est.decode.t_math_s, est.decode.t_hbm_s, est.decode.t_network_s)
+    assert c.output_tokens_per_s_bound == pytest.approx(64 / step)
+    prefill = max(est.prefill.t_math_s, est.prefill.t_hbm_s, est.prefill.t_network_s)
+    assert c.output_tokens_per_s_bound_with_prefill == pytest.approx(
+        64 * 2048 / (prefill + 2048 * step)
+    )
+    assert c.throughput_fraction < c.throughput_fraction_with_prefill
+
+
+def test_the_mean_context_keeps_the_bound_a_bound() -> None:
+    """T_step is convex in S, so S_out steps at the mean context take no longer than the steps
+    one by one: the bound from the mean is at least the bound from every step."""
+    r = published.TRTLLM_H100_STATIC_2048
+    steps = np.arange(2048, 2048 + 2048, 16)  # every 16th step, enough to see the sum
+    est = estimate_inference(
+        served_model(r), "H100 SXM", batch=64, context=steps, prompt=2048, n_chips=2,
+        dtypes=served_dtypes(r),
+    )  # fmt: skip
+    each = np.maximum(np.maximum(est.decode.t_math_s, est.decode.t_hbm_s), est.decode.t_network_s)
+    mean = estimate_inference(
+        served_model(r), "H100 SXM", batch=64, context=int(steps.mean()), prompt=2048,
+        n_chips=2, dtypes=served_dtypes(r),
+    )  # fmt: skip
+    assert len(steps) * pass_bound_s(mean.decode) <= each.sum() * (1 + 1e-9)
+
+
+def test_server_batch_is_littles_law_on_the_decode_stream() -> None:
+    r = published.MLPERF_V41_H100_SERVER
+    w = roofline_workload(r)
+    assert w.batch == round(r.output_tokens_per_s / r.replicas * r.itl_s)
+    assert w.batch <= r.batch  # within the engine's limit of requests in flight
+    assert "Little" in w.how
+    # tokens/s = R·B/TPOT by construction, so the two fractions agree (B rounded)
+    c = compare(r)
+    assert c.throughput_fraction == pytest.approx(c.itl_fraction, rel=1e-3)
+
+
+def test_an_unprinted_prompt_length_counts_as_zero_the_generous_choice() -> None:
+    r = published.MLPERF_V41_H100_OFFLINE
+    w = roofline_workload(r)
+    assert w.prompt_tokens is None and w.context_tokens == round(r.output_tokens / 2)
+    assert w.batch == r.batch and "generous" in w.how
+    c = compare(r)
+    assert c.prefill_s is None and c.ttft_fraction is None
+    longer = compare(replace(r, input_tokens=1024))  # the longest prompt the benchmark allows
+    assert longer.output_tokens_per_s_bound <= c.output_tokens_per_s_bound
+
+
+def test_a_ttft_is_compared_with_the_prefill_bound() -> None:
+    r = published.TRTLLM_H100_TTFT_2048
+    c = compare(r)
+    est = estimate_inference(
+        served_model(r), "H100 SXM", batch=1, context=2048, prompt=2048, n_chips=4,
+        dtypes=served_dtypes(r),
+    )  # fmt: skip
+    assert c.prefill_s == pytest.approx(pass_bound_s(est.prefill))
+    assert c.ttft_fraction == pytest.approx(c.prefill_s / 0.109)
+    assert set(c.fractions) == {"time to first token"}
+
+
+def test_replicas_multiply_the_bound() -> None:
+    r = published.MLPERF_V41_H100_OFFLINE
+    one_pair = replace(r, n_chips=2, output_tokens_per_s=r.output_tokens_per_s / 4)
+    assert compare(r).output_tokens_per_s_bound == pytest.approx(
+        4 * compare(one_pair).output_tokens_per_s_bound
+    )
+    assert compare(r).throughput_fraction == pytest.approx(compare(one_pair).throughput_fraction)
+
+
+def test_a_throughput_without_batch_or_tpot_cannot_be_bounded() -> None:
+    r = replace(published.MLPERF_V41_H100_OFFLINE, batch=None)
+    with pytest.raises(ValueError, match="no batch, and no TPOT"):
+        roofline_workload(r)
+
+
+def test_scenarios_are_a_closed_set() -> None:
+    assert {s.value for s in Scenario} == {"static batch", "offline", "server"}
