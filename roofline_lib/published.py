@@ -221,6 +221,9 @@ class ReportedServing:
         itl_s: mean time per output token after the first (TPOT), s.
         citation: where the measured figures are printed (a pinned URL), with the quote.
         setup: where parallelism, dtypes and batch are stated, when that is another document.
+        input_tokens_max: the longest prompt the workload allows, where only that is published.
+        ttft_limit_s, itl_limit_s: the latency limits the run had to meet (MLPerf Server: at
+            the 99th percentile), s.
     """
 
     system: str
@@ -242,6 +245,9 @@ class ReportedServing:
     itl_s: float | None
     citation: Citation
     setup: tuple[Citation, ...] = ()
+    input_tokens_max: int | None = None
+    ttft_limit_s: float | None = None
+    itl_limit_s: float | None = None
 
     def __post_init__(self) -> None:
         for name in ("vocab", "n_chips", "tensor_parallel"):
@@ -258,13 +264,20 @@ class ReportedServing:
                 f"{self.system}: scenario must be a Scenario "
                 f"({', '.join(repr(s.value) for s in Scenario)}), got {self.scenario!r}"
             )
-        for name in ("input_tokens", "batch"):
+        for name in ("input_tokens", "batch", "input_tokens_max"):
             value = getattr(self, name)
             if value is not None and (not isinstance(value, int) or value < 1):
                 raise ValueError(
                     f"{self.system}: {name} must be a positive integer or None, got {value!r}"
                 )
-        for name in ("output_tokens", "output_tokens_per_s", "ttft_s", "itl_s"):
+        for name in (
+            "output_tokens",
+            "output_tokens_per_s",
+            "ttft_s",
+            "itl_s",
+            "ttft_limit_s",
+            "itl_limit_s",
+        ):
             value = getattr(self, name)
             if value is not None and not value > 0:
                 raise ValueError(f"{self.system}: {name} must be positive or None, got {value!r}")
@@ -323,8 +336,8 @@ _MLPERF_INPUT = Citation(
     url=f"{_MLPERF_V41_NVIDIA}/documentation/bandwidth_requirement.md",
     quote="| Llama2 | ... | max_input_len = 1024; dtype_size = 4B |",
     note=(
-        "the benchmark's prompts are at most 1,024 tokens; their mean is not printed in the "
-        "results, so input_tokens is None"
+        "the benchmark's prompts are at most 1,024 tokens (input_tokens_max); their mean is not "
+        "printed in the results, so input_tokens is None"
     ),
     verified=_CHECKED_SERVING,
 )
@@ -382,6 +395,7 @@ MLPERF_V41_H100_OFFLINE = ReportedServing(
         _MLPERF_FP8,
         _MLPERF_INPUT,
     ),
+    input_tokens_max=1024,
 )
 
 MLPERF_V41_H100_SERVER = ReportedServing(
@@ -439,6 +453,9 @@ MLPERF_V41_H100_SERVER = ReportedServing(
         _MLPERF_FP8,
         _MLPERF_INPUT,
     ),
+    input_tokens_max=1024,
+    ttft_limit_s=2000000000e-9,
+    itl_limit_s=200000000e-9,
 )
 
 _TRTLLM_PERF = Source(

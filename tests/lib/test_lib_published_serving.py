@@ -68,6 +68,8 @@ QUOTED = {
         ("Completed tokens per second: 21605.79", "output_tokens_per_s", 21605.79),
         ("Mean First Token latency (ns)               : 275926440", "ttft_s", 0.275926440),
         ("Mean Time to Output Token (ns)               : 154960329", "itl_s", 0.154960329),
+        ("ttft_latency (ns): 2000000000", "ttft_limit_s", 2.0),
+        ("tpot_latency (ns): 200000000", "itl_limit_s", 0.2),
     ],
     published.TRTLLM_H100_STATIC_2048.system: [
         # 547 tokens/s per GPU, 2 GPUs
@@ -108,7 +110,7 @@ def test_parallelism_batch_and_dtypes_are_the_setups(r: ReportedServing) -> None
         assert f"gpu_batch_size = {{'llama2-70b': {r.batch}}}" in setup
         assert "use_fp8 = True" in setup and "--kv_cache_dtype fp8" in setup
         assert f'"accelerators_per_node": {r.n_chips}' in setup
-        assert "max_input_len = 1024" in setup
+        assert f"max_input_len = {r.input_tokens_max}" in setup
     else:
         assert f"| {r.batch} | {r.tensor_parallel} |" in r.citation.quote
         assert "--enable_fp8 --fp8_kv_cache" in setup
@@ -144,6 +146,8 @@ def test_a_bad_measurement_names_what_is_wrong() -> None:
         replace(r, itl_s=-0.1)
     with pytest.raises(ValueError, match="static batch needs its batch size"):
         replace(r, batch=None)
+    with pytest.raises(ValueError, match="input_tokens_max must be a positive integer"):
+        replace(r, input_tokens_max=0)
     with pytest.raises(ValueError, match="scenario must be a Scenario"):
         replace(r, scenario="offline")
 
@@ -201,6 +205,11 @@ def test_the_mean_context_keeps_the_bound_a_bound() -> None:
     assert len(steps) * pass_bound_s(mean.decode) <= each.sum() * (1 + 1e-9)
 
 
+def test_server_latencies_are_within_the_limits_the_run_had_to_meet() -> None:
+    r = published.MLPERF_V41_H100_SERVER
+    assert r.ttft_s < r.ttft_limit_s and r.itl_s < r.itl_limit_s  # means below the p99 limits
+
+
 def test_server_batch_is_littles_law_on_the_decode_stream() -> None:
     r = published.MLPERF_V41_H100_SERVER
     w = roofline_workload(r)
@@ -219,7 +228,7 @@ def test_an_unprinted_prompt_length_counts_as_zero_the_generous_choice() -> None
     assert w.batch == r.batch and "generous" in w.how
     c = compare(r)
     assert c.prefill_s is None and c.ttft_fraction is None
-    longer = compare(replace(r, input_tokens=1024))  # the longest prompt the benchmark allows
+    longer = compare(replace(r, input_tokens=r.input_tokens_max))  # the longest prompt allowed
     assert longer.output_tokens_per_s_bound <= c.output_tokens_per_s_bound
 
 
