@@ -120,6 +120,7 @@ class ServingComparison:
         step_s: the decode step's bound max(Σ T_math, Σ T_hbm, Σ T_net), s.
         step_regime: which of the three totals is largest ('compute-bound', ...).
         prefill_s: the prefill's bound, s (``None`` without a prompt length).
+        prefill_regime: which of the prefill's three totals is largest (``None`` likewise).
         output_tokens_per_s_bound: R · B / T_step, tokens/s over the whole system.
         output_tokens_per_s_bound_with_prefill: R · B · S_out / (T_prefill + S_out · T_step)
             for a static batch with known lengths, else ``None``.
@@ -130,6 +131,7 @@ class ServingComparison:
     step_s: float
     step_regime: str
     prefill_s: float | None
+    prefill_regime: str | None
     output_tokens_per_s_bound: float
     output_tokens_per_s_bound_with_prefill: float | None
 
@@ -188,6 +190,7 @@ def compare(reported: ReportedServing) -> ServingComparison:
     )
     step = pass_bound_s(est.decode)
     prefill = None if work.prompt_tokens is None else pass_bound_s(est.prefill)
+    prefill_regime = None if work.prompt_tokens is None else str(est.prefill.regime)
     bound = reported.replicas * work.batch / step
     with_prefill = None
     if (
@@ -203,6 +206,7 @@ def compare(reported: ReportedServing) -> ServingComparison:
         step_s=step,
         step_regime=str(est.decode.regime),
         prefill_s=prefill,
+        prefill_regime=prefill_regime,
         output_tokens_per_s_bound=bound,
         output_tokens_per_s_bound_with_prefill=with_prefill,
     )

@@ -227,7 +227,7 @@ def test_an_unprinted_prompt_length_counts_as_zero_the_generous_choice() -> None
     assert w.prompt_tokens is None and w.context_tokens == round(r.output_tokens / 2)
     assert w.batch == r.batch and "generous" in w.how
     c = compare(r)
-    assert c.prefill_s is None and c.ttft_fraction is None
+    assert c.prefill_s is None and c.prefill_regime is None and c.ttft_fraction is None
     longer = compare(replace(r, input_tokens=r.input_tokens_max))  # the longest prompt allowed
     assert longer.output_tokens_per_s_bound <= c.output_tokens_per_s_bound
 
@@ -240,6 +240,7 @@ def test_a_ttft_is_compared_with_the_prefill_bound() -> None:
         dtypes=served_dtypes(r),
     )  # fmt: skip
     assert c.prefill_s == pytest.approx(pass_bound_s(est.prefill))
+    assert c.prefill_regime == est.prefill.regime == "compute-bound"  # one prompt, on the roof
     assert c.ttft_fraction == pytest.approx(c.prefill_s / 0.109)
     assert set(c.fractions) == {"time to first token"}
 
