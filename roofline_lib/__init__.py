@@ -15,6 +15,8 @@ Modules, one idea each:
 * :mod:`~roofline_lib.fmt` — numbers for prose;
 * :mod:`~roofline_lib.chapter` — the sources' rounded figures and their problems' givens;
 * :mod:`~roofline_lib.published` — cited figures from papers and the original (MFU of real runs).
+* :mod:`~roofline_lib.serving_check` — published serving measurements beside the roofline bound
+  of the same workload.
 
 Plotting, the explorer and measurement are imported on first use, so ``import roofline_lib``
 stays light.
