@@ -5,10 +5,9 @@ same workload (model, chips, tensor-parallel degree, dtypes, batch, lengths) in
 :func:`~roofline_lib.transformer.analysis.estimate_inference` and bounds it. Per replica of N_tp
 chips, every figure per chip:
 
-* one decode step: T_step ≥ max(Σ T_math, Σ T_hbm, Σ T_net) over the step's operations (a
-  whole step at one roofline, the three resources overlapped perfectly: the true bound, lower
-  than the sum of per-operation maxima);
-* the prefill of B prompts of S_in tokens: TTFT ≥ max(Σ T_math, Σ T_hbm, Σ T_net) of the prefill;
+* one decode step: T_step ≥ its roofline bound, :attr:`~roofline_lib.transformer.analysis.Pass.t_bound_s`
+  (max(Σ T_math, Σ T_hbm,compulsory, Σ T_net): the three resources overlapped perfectly);
+* the prefill of B prompts of S_in tokens: TTFT ≥ the prefill's roofline bound;
 * decode throughput ≤ R · B / T_step tokens/s for R = n_chips / N_tp replicas; for a static
   batch that also prefills, ≤ R · B · S_out / (T_prefill + S_out · T_step).
 
@@ -19,7 +18,7 @@ The workload, where the source does not print it all (:func:`roofline_workload`)
   B = (tokens/s per replica) × TPOT; else the engine's limit on requests in flight, the most
   generous choice (B / T_step grows with B).
 * S, the context a decode step attends to: S_in + S_out / 2, the mean over the S_out steps. As
-  T_step is a maximum of functions affine in S (convex), S_out · T_step(mean S) ≤ Σ_t T_step(S_t),
+  T_step's bound is a maximum of functions affine in S (convex), S_out · T_step(mean S) ≤ Σ_t T_step(S_t),
   so the mean gives a bound still. A prompt length that is not printed counts as 0, the most
   generous choice.
 
@@ -33,15 +32,10 @@ from dataclasses import dataclass, replace
 
 from .hardware import get_chip
 from .published import REPORTED_SERVING, ReportedServing, Scenario
-from .transformer.analysis import Pass, estimate_inference
+from .transformer.analysis import estimate_inference
 from .transformer.model import Model
 from .transformer.models import get_model
 from .transformer.operations import InferenceDtypes
-
-
-def pass_bound_s(p: Pass) -> float:
-    """max(Σ T_math, Σ T_hbm, Σ T_net) over a pass's operations, s (one chip; scalars only)."""
-    return float(max(float(p.t_math_s), float(p.t_hbm_s), float(p.t_network_s)))
 
 
 def served_model(reported: ReportedServing) -> Model:
@@ -117,10 +111,10 @@ class ServingComparison:
     Attributes:
         reported: the measurement.
         workload: B, S and S_in it is bounded at (:func:`roofline_workload`).
-        step_s: the decode step's bound max(Σ T_math, Σ T_hbm, Σ T_net), s.
-        step_regime: which of the three totals is largest ('compute-bound', ...).
+        step_s: the decode step's roofline bound (:attr:`Pass.t_bound_s`), s.
+        step_regime: the resource that sets it ('compute-bound', ...).
         prefill_s: the prefill's bound, s (``None`` without a prompt length).
-        prefill_regime: which of the prefill's three totals is largest (``None`` likewise).
+        prefill_regime: the resource that sets the prefill's (``None`` likewise).
         output_tokens_per_s_bound: R · B / T_step, tokens/s over the whole system.
         output_tokens_per_s_bound_with_prefill: R · B · S_out / (T_prefill + S_out · T_step)
             for a static batch with known lengths, else ``None``.
@@ -188,8 +182,8 @@ def compare(reported: ReportedServing) -> ServingComparison:
         n_chips=n,
         dtypes=served_dtypes(reported),
     )
-    step = pass_bound_s(est.decode)
-    prefill = None if work.prompt_tokens is None else pass_bound_s(est.prefill)
+    step = float(est.decode.t_bound_s)
+    prefill = None if work.prompt_tokens is None else float(est.prefill.t_bound_s)
     prefill_regime = None if work.prompt_tokens is None else str(est.prefill.regime)
     bound = reported.replicas * work.batch / step
     with_prefill = None

@@ -16,7 +16,6 @@ from roofline_lib.published import REPORTED_SERVING, ReportedServing, Scenario
 from roofline_lib.serving_check import (
     compare,
     compare_all,
-    pass_bound_s,
     roofline_workload,
     served_dtypes,
     served_model,
@@ -167,8 +166,8 @@ def test_the_step_bound_is_the_max_of_the_totals_not_a_sum_of_maxima() -> None:
         "llama-3-70b", "H100 SXM", batch=64, context=4096, prompt=2048, n_chips=8
     )
     d = est.decode
-    assert pass_bound_s(d) == max(d.t_math_s, d.t_hbm_s, d.t_network_s)
-    assert pass_bound_s(d) <= d.t_lower_s  # Σ of per-operation maxima is never below it
+    assert d.t_bound_s == max(d.t_math_s, d.t_hbm_compulsory_s, d.t_network_s)
+    assert d.t_bound_s <= d.t_estimate_s  # Σ of per-operation maxima is never below it
 
 
 def test_a_static_batch_is_bounded_at_its_own_batch_and_mean_context() -> None:
@@ -179,9 +178,9 @@ def test_a_static_batch_is_bounded_at_its_own_batch_and_mean_context() -> None:
         served_model(r), "H100 SXM", batch=64, context=3072, prompt=2048, n_chips=2,
         dtypes=served_dtypes(r),
     )  # fmt: skip
-    step = max(est.decode.t_math_s, est.decode.t_hbm_s, est.decode.t_network_s)
+    step = max(est.decode.t_math_s, est.decode.t_hbm_compulsory_s, est.decode.t_network_s)
     assert c.output_tokens_per_s_bound == pytest.approx(64 / step)
-    prefill = max(est.prefill.t_math_s, est.prefill.t_hbm_s, est.prefill.t_network_s)
+    prefill = max(est.prefill.t_math_s, est.prefill.t_hbm_compulsory_s, est.prefill.t_network_s)
     assert c.output_tokens_per_s_bound_with_prefill == pytest.approx(
         64 * 2048 / (prefill + 2048 * step)
     )
@@ -197,12 +196,12 @@ def test_the_mean_context_keeps_the_bound_a_bound() -> None:
         served_model(r), "H100 SXM", batch=64, context=steps, prompt=2048, n_chips=2,
         dtypes=served_dtypes(r),
     )  # fmt: skip
-    each = np.maximum(np.maximum(est.decode.t_math_s, est.decode.t_hbm_s), est.decode.t_network_s)
+    each = est.decode.t_bound_s
     mean = estimate_inference(
         served_model(r), "H100 SXM", batch=64, context=int(steps.mean()), prompt=2048,
         n_chips=2, dtypes=served_dtypes(r),
     )  # fmt: skip
-    assert len(steps) * pass_bound_s(mean.decode) <= each.sum() * (1 + 1e-9)
+    assert len(steps) * mean.decode.t_bound_s <= each.sum() * (1 + 1e-9)
 
 
 def test_server_latencies_are_within_the_limits_the_run_had_to_meet() -> None:
@@ -239,7 +238,7 @@ def test_a_ttft_is_compared_with_the_prefill_bound() -> None:
         served_model(r), "H100 SXM", batch=1, context=2048, prompt=2048, n_chips=4,
         dtypes=served_dtypes(r),
     )  # fmt: skip
-    assert c.prefill_s == pytest.approx(pass_bound_s(est.prefill))
+    assert c.prefill_s == pytest.approx(est.prefill.t_bound_s)
     assert c.prefill_regime == est.prefill.regime == "compute-bound"  # one prompt, on the roof
     assert c.ttft_fraction == pytest.approx(c.prefill_s / 0.109)
     assert set(c.fractions) == {"time to first token"}
