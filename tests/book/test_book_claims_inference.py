@@ -87,3 +87,22 @@ def test_the_fp8_row_says_its_all_reduces_stay_in_bf16(html: Path) -> None:
     assert "fp8 everywhere" not in text
     assert "fp8 (all-reduces in bf16)" in text
     assert "keeps its all-reduces in bf16" in text
+
+
+def test_real_servers_are_shown_below_their_bound_with_their_sources(html: Path) -> None:
+    """The reality check: every published figure beside its bound, each share at most 100%, each
+    row linking a pinned source (a commit, not a live page)."""
+    article = _article(html, PAGE)
+    section = article.find(id="how-far-real-servers-run-from-the-roofline")
+    assert section is not None
+    rows = section.find("table").find_all("tr")[1:]
+    assert len(rows) == 4
+    for row in rows:
+        cells = [re.sub(r"\s+", " ", td.get_text()).strip() for td in row.find_all("td")]
+        shares = [float(x) for x in re.findall(r"(\d+(?:\.\d+)?)%", cells[-1])]
+        assert shares and all(0 < share <= 100 for share in shares), cells
+        link = row.find("a")["href"]
+        assert re.search(r"/blob/[0-9a-f]{40}/", link), link
+    text = re.sub(r"\s+", " ", section.get_text())
+    assert "24.5 ktokens/s" in text  # MLPerf: 'Tokens per second: 24524.9'
+    assert "TTFT 109 ms" in text  # TensorRT-LLM: '| LLaMA 70B | 1 | 4 | 2048 | 109 |'
