@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections.abc import Sequence
 
@@ -142,8 +143,10 @@ def report(est: InferenceEstimate) -> str:
             if n > 1
             else ""
         ),
-        f"weight matmuls compute-bound in decode from B = {est.decode_critical_batch:.0f} "
-        "(the largest of the matmuls' critical batches)",
+        f"weight matmuls compute-bound in decode for B > {math.floor(est.decode_critical_batch)} "
+        "(the largest of the matmuls' critical batches)"
+        if math.isfinite(est.decode_critical_batch)
+        else "weight matmuls never all compute-bound in decode",
         f"HBM per chip: weights {q(est.weight_bytes_per_chip, 'B')} + KV cache "
         f"{q(float(est.kv_cache_bytes_per_chip), 'B')} of "
         f"{q(est.hbm_capacity_bytes, 'B')}: "
