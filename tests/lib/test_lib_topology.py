@@ -188,3 +188,23 @@ def test_a_memory_level_takes_no_chip_count():
         rl.get_chip("H100 SXM").bandwidth("hbm", n_chips=2)
     with pytest.raises(rl.UnknownNameError, match="allowed"):
         rl.get_chip("H100 SXM").bandwidth("nvlink9", n_chips=2)
+
+
+def test_the_explorer_data_carries_what_the_javascript_needs_for_n():
+    from roofline_lib.explorer_data import chip_data
+
+    levels = {lv["key"]: lv for lv in chip_data(rl.get_chip("MI300X"))["levels"]}
+    fabric = levels["infinity_fabric"]
+    assert fabric["topology"] == "fully_connected"
+    assert fabric["per_port_bytes_per_s"] == 64 * GB and fabric["ports_used"] == 7
+    assert fabric["bytes_per_s"] == 448 * GB  # every port: the JavaScript scales it by N
+    assert "topology" not in levels["hbm"]
+
+
+def test_the_explorer_readout_states_n_and_the_bandwidth_at_n():
+    from roofline_lib.explorer import evaluate, readout_rows
+
+    reading = evaluate("TPU v5e", "bf16", "sharded_matmul", 1024, 8192, 8192)  # two chips
+    rows = dict(readout_rows(reading))
+    assert rows["ICI, one-way per chip at N = 2"] == "50 GB/s"
+    assert reading.estimate.bandwidth_bytes_per_s == pytest.approx(50 * GB)
