@@ -168,10 +168,8 @@ def _network() -> dict[str, str]:
         "ici_port": q(one_way_port, "B/s"),
         "ici_both_ways": q(2 * one_way_port, "B/s"),
         "ici_ring": q(2 * one_way_port, "B/s"),  # a ring of 3+ along one torus axis: 2 ports
-        "mi_links_2": "1",
         "mi_w_2": q(64e9, "B/s"),
         "mi_star_2": n(mi300x / 64e9, 4),  # φ = 1
-        "mi_links_8": "7",
         "mi_w_8": q(448e9, "B/s"),
         "mi_star_8": n(2 * 7 / 8 * mi300x / 448e9, 4),  # φ = 1.75
         "nv_star_8": n(2 * 7 / 8 * 989.5e12 / 450e9, 4),

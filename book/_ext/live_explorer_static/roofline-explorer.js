@@ -525,16 +525,22 @@
       this.reading = e;
       const op = DATA.operations[this.config.op];
       const relation = e.regime === "compute-bound" ? "≥" : "<";
+      const value = (label) => rows.find(([l]) => l === label)[1]; // by label: rows vary by op
+      const critical = say("Critical intensity ({chip}, {dtype}, {level})", {
+        chip: this.config.chip,
+        dtype: e.compute_dtype,
+        level: e.level_name,
+      });
       this.summary.textContent = say(
         "{operation} is {regime} on {chip}: intensity {intensity} {relation} critical {critical}; it can reach {rate}.",
         {
           operation: op.label,
           regime: say(e.regime),
           chip: this.config.chip,
-          intensity: rows[3][1].replace(" FLOPs/byte", ""),
+          intensity: value(say("Arithmetic intensity")).replace(" FLOPs/byte", ""),
           relation,
-          critical: rows[4][1],
-          rate: rows[10][1],
+          critical: value(critical),
+          rate: value(say("Achievable throughput")),
         },
       );
       this.table.textContent = "";
