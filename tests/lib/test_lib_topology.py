@@ -208,3 +208,16 @@ def test_the_explorer_readout_states_n_and_the_bandwidth_at_n():
     rows = dict(readout_rows(reading))
     assert rows["ICI, one-way per chip at N = 2"] == "50 GB/s"
     assert reading.estimate.bandwidth_bytes_per_s == pytest.approx(50 * GB)
+
+
+def test_problem_7_gives_one_w_per_link_because_its_links_do_not_depend_on_n():
+    """Problem 7 (page 10, roofline_grader.checks.problem7) hands the student one W per link and
+    asks for the critical D at each N of PROBLEM_7_CHIP_COUNTS: that is right only while its
+    links are switched or single-port. A fully-connected or torus link there would need W(N)."""
+    from roofline_lib import chapter
+
+    chip = rl.get_chip(chapter.PROBLEM_7_CHIP)
+    for key in (chapter.PROBLEM_7_NODE_LINK, chapter.PROBLEM_7_CLUSTER_LINK):
+        link = chip.links[key]
+        for n in chapter.PROBLEM_7_CHIP_COUNTS:
+            assert link.one_way_bytes_per_s_at(n) == link.one_way_bytes_per_s, (key, n)
