@@ -204,6 +204,14 @@ class Reading:
         """'HBM' or the link's name."""
         return self.chip.level_name(self.estimate.level)
 
+    @property
+    def n_chips(self) -> int | None:
+        """N, the chips a network operation is split over (its link's bandwidth is W(N));
+        None for work on one chip."""
+        if isinstance(self.cost, ShardedMatmulCost):
+            return int(self.cost.n_chips)
+        return None
+
 
 def evaluate(
     chip: Chip | str = "TPU v5e",
@@ -250,11 +258,22 @@ def readout_rows(reading: Reading) -> list[tuple[str, str]]:
     """The readout as (label, value) pairs, every value formatted by :mod:`roofline_lib.fmt`
     (the live explorer, roofline-explorer.js, words it the same, from the same templates)."""
     e, chip = reading.estimate, reading.chip
-    intensity, critical = float(e.arithmetic_intensity), e.critical_intensity
+    intensity, critical = float(e.arithmetic_intensity), float(e.critical_intensity)
     network = reading.operation.network
     level = reading.level_name
+    link_rows = (
+        [
+            (
+                say("{level}, one-way per chip at N = {n}", level=level, n=reading.n_chips),
+                format_quantity(float(e.bandwidth_bytes_per_s), "B/s"),
+            )
+        ]
+        if network
+        else []
+    )
     return [
         (say("Operation"), f"{say(reading.operation.label)} ({_shape(reading)})"),
+        *link_rows,
         (say("FLOPs per chip") if network else say("FLOPs"), format_number(float(e.flops))),
         (
             say("Bytes moved per chip ({level})", level=level)
@@ -313,7 +332,7 @@ def readout_html(reading: Reading) -> str:
 def chart_title(reading: Reading) -> str:
     """A title that states the finding: the regime and the two intensities."""
     e = reading.estimate
-    intensity, critical = float(e.arithmetic_intensity), e.critical_intensity
+    intensity, critical = float(e.arithmetic_intensity), float(e.critical_intensity)
     relation = "≥" if e.regime == "compute-bound" else "<"
     return say(
         "{operation} is {regime} on {chip}: intensity {intensity} {relation} critical {critical}",
@@ -350,6 +369,7 @@ def plot_reading(reading: Reading, ax: Any = None) -> Figure:
         intensity_range=intensity_range,
         ax=ax,
         title=_two_lines(chart_title(reading)),  # two lines fit a phone
+        n_chips=reading.n_chips,  # a link's roof at the bandwidth for the N the cost uses
     )
     y = float(e.achievable_flops_per_s)
     color = palette.OKABE_ITO["vermillion"]

@@ -36,7 +36,7 @@ from .costs import (
 )
 from .dtypes import BYTES_PER_ELEMENT
 from .explorer import INTENSITY_RANGE, NUMBER_FORMATS, SHARDS, SLIDER_EXPONENTS, VECTOR_NOTE
-from .hardware import CATALOG, Chip, Citation, get_chip
+from .hardware import CATALOG, Chip, Citation, Link, get_chip
 from .roofline import REGIMES, RooflineEstimate, analyze
 from .sharding import COLLECTIVES, DEFAULT_COLLECTIVE, ShardedMatmulCost, sharded_matmul
 from .words import say, say_later
@@ -104,7 +104,7 @@ LIVE_WORDS = (
     say_later("Collective"),
     # the sources
     say_later("Peak, {dtype}"),
-    say_later("{level}, one-way per chip"),
+    say_later("{level}, one-way per chip at N = {n}"),
     say_later("{level} bandwidth"),
     say_later("Sources of the {chip} figures used here"),
     say_later("{label}: {value}. "),
@@ -217,10 +217,24 @@ def _citation(citation: Citation | None, language: str | None) -> dict[str, str]
     }
 
 
+def _topology(link: Link) -> dict[str, Any]:
+    """What the JavaScript needs to give a link's bandwidth at N chips, as
+    :meth:`~roofline_lib.hardware.Link.one_way_bytes_per_s_at` does: the topology, the
+    per-port one-way bytes/s and the ports with every port in use (null for a link given only
+    its total)."""
+    return {
+        "topology": link.topology.value,
+        "per_port_bytes_per_s": link.per_port_one_way_bytes_per_s,
+        "ports_used": link.ports_used,
+    }
+
+
 def chip_data(chip: Chip, language: str | None = None) -> dict[str, Any]:
     """One chip as JSON: dense peaks (FLOP/s) by dtype, levels (bytes/s, one-way per chip for
-    links) in the chip's order, the default link, and each figure's citation (or null), its
-    basis in ``language`` (quotes and notes in the catalog's words)."""
+    links, with every port in use, and each link's topology, per-port figure and port count, so
+    that the explorer gives its bandwidth at the N chosen) in the chip's order, the default
+    link, and each figure's citation (or null), its basis in ``language`` (quotes and notes in
+    the catalog's words)."""
     levels = [
         {
             "key": level,
@@ -234,6 +248,7 @@ def chip_data(chip: Chip, language: str | None = None) -> dict[str, Any]:
                 language,
             ),
             "scope": chip.links[level].basis_in(language) if level in chip.links else "",
+            **(_topology(chip.links[level]) if level in chip.links else {}),
         }
         for level in chip.levels
     ]

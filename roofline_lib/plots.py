@@ -492,6 +492,13 @@ def _op_points(ops: Mapping[str, Cost]) -> list[tuple[str, float]]:
     return points
 
 
+def _bandwidth(chip: Chip, level: str, n_chips: int | None) -> float:
+    """``chip.bandwidth(level)``, at ``n_chips`` for a link (every port in use without it)."""
+    if n_chips is None or level not in chip.links:
+        return chip.bandwidth(level)
+    return float(chip.bandwidth(level, n_chips))
+
+
 def plot_roofline(
     chips: Sequence[Chip | str] | Chip | str,
     dtype: str = "bf16",
@@ -501,14 +508,18 @@ def plot_roofline(
     intensity_range: tuple[float, float] | None = None,
     ax: Axes | None = None,
     title: str | None = None,
+    n_chips: int | None = None,
 ) -> Figure:
     """Rooflines of one or more chips at one level, each with its critical intensity marked;
-    operations (``{label: Cost}``) drawn as labelled points on every chip's roofline."""
+    operations (``{label: Cost}``) drawn as labelled points on every chip's roofline. At a link
+    level, ``n_chips`` is the group size N whose bandwidth the roof uses
+    (:meth:`~roofline_lib.hardware.Chip.bandwidth`; left out, every port in use)."""
     chip_list = [get_chip(c) for c in ([chips] if isinstance(chips, Chip | str) else chips)]
     if not chip_list:
         raise ValueError("chips must name at least one chip")
     points = _op_points(ops or {})
-    criticals = [critical_intensity(c, dtype, level) for c in chip_list]
+    n = n_chips
+    criticals = [c.peak(dtype) / _bandwidth(c, level, n) for c in chip_list]
     if intensity_range is None:
         candidates = [*criticals, *(i for _, i in points)]
         intensity_range = (min(0.1, min(candidates) / 3), max(1e4, max(candidates) * 3))
@@ -516,7 +527,7 @@ def plot_roofline(
     ax = axes_or_new(ax)
     for idx, (chip, i_star) in enumerate(zip(chip_list, criticals, strict=True)):
         color = palette.series_color(idx)
-        peak, bw = chip.peak(dtype), chip.bandwidth(level)
+        peak, bw = chip.peak(dtype), _bandwidth(chip, level, n)
         draw_roof(
             ax,
             x,
@@ -570,7 +581,9 @@ def plot_roofline(
                 (
                     i,
                     float(
-                        achievable_flops_per_s(i, top_chip.peak(dtype), top_chip.bandwidth(level))
+                        achievable_flops_per_s(
+                            i, top_chip.peak(dtype), _bandwidth(top_chip, level, n)
+                        )
                     ),
                 ),
             )
@@ -755,17 +768,19 @@ def plot_chip_balance(
     arrows: Sequence[tuple[str, str]] = (),
     ax: Axes | None = None,
     title: str | None = None,
+    n_chips: int | None = None,
 ) -> Figure:
     """Each chip as a point at its bandwidth W at ``level`` (x, bytes/s) and its dense ``dtype``
     peak C (y, FLOP/s), labelled with its critical intensity I* = C/W, on log-log axes. Dashed
     diagonals C = I·W join the chips of equal I* for each of ``intensities`` (FLOPs/byte); each
     ``(old, new)`` of ``arrows`` draws an arrow from one chip to another. Labels are placed by
     :func:`place_labels` (each diagonal's I* on the line, where it is clear of them), so that
-    none overlaps another label or a point."""
+    none overlaps another label or a point. At a link level, W is the link's for ``n_chips``
+    chips (left out: every port in use)."""
     cs = [get_chip(c) for c in chips]
     if not cs:
         raise ValueError("chips must name at least one chip")
-    xs = np.array([c.bandwidth(level) for c in cs], dtype=float)
+    xs = np.array([_bandwidth(c, level, n_chips) for c in cs], dtype=float)
     ys = np.array([c.peak(dtype) for c in cs], dtype=float)
     x_lim = (xs.min() / 1.6, xs.max() * 2.2)  # room at the top right for the diagonals' names
     y_lim = (ys.min() / 1.6, ys.max() * 2.2)
@@ -794,8 +809,8 @@ def plot_chip_balance(
         a, b = get_chip(old), get_chip(new)
         ax.annotate(
             "",
-            xy=(b.bandwidth(level), b.peak(dtype)),
-            xytext=(a.bandwidth(level), a.peak(dtype)),
+            xy=(_bandwidth(b, level, n_chips), b.peak(dtype)),
+            xytext=(_bandwidth(a, level, n_chips), a.peak(dtype)),
             arrowprops={"arrowstyle": "->", "color": "0.3", "lw": 1, "shrinkA": 5, "shrinkB": 5},
         )
     for axis in (ax.xaxis, ax.yaxis):  # 1, 2, 5 per decade: the chips span only two decades
@@ -812,7 +827,7 @@ def plot_chip_balance(
     fit_figure(figure_of(ax))
     for c, xc, yc in zip(cs, xs, ys, strict=True):
         color = VENDOR_COLORS.get(c.vendor, palette.SERIES[3])
-        name = f"{c.name}: {format_number(critical_intensity(c, dtype, level), 3)}"
+        name = f"{c.name}: {format_number(yc / xc, 3)}"  # I* = C/W
         place_labels(ax, [(name, (xc, yc))], avoid_lines=False, color=color)
     _label_lines_on_them(ax, [(f"I* = {format_number(i, 3)}", i) for i in intensities])
     return figure_of(ax)
@@ -826,11 +841,13 @@ def plot_multilevel_roofline(
     intensity_range: tuple[float, float] = (1.0, 1e5),
     ax: Axes | None = None,
     title: str | None = None,
+    n_chips: int | None = None,
 ) -> Figure:
     """One chip's rooflines at several levels (HBM, on-chip memory, each link) on one chart.
 
     The x axis is FLOPs per byte *moved at that level*: the same operation sits at a different
-    intensity on each curve, and its slowest level is the one that bounds it.
+    intensity on each curve, and its slowest level is the one that bounds it. Links are drawn at
+    their bandwidth for ``n_chips`` chips (left out: every port in use).
     """
     c = get_chip(chip)
     levels = list(levels) if levels is not None else list(c.levels)
@@ -840,7 +857,7 @@ def plot_multilevel_roofline(
     x = intensity_grid(*intensity_range)
     ax = axes_or_new(ax)
     for idx, level in enumerate(levels):
-        bw = c.bandwidth(level)
+        bw = _bandwidth(c, level, n_chips)
         color = palette.series_color(idx)
         label = say(
             "{level} {bandwidth}: critical {value}",

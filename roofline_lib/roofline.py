@@ -127,13 +127,19 @@ def _regime(tm: np.ndarray, tc: np.ndarray, bound: str) -> str | np.ndarray:
     return str(result) if result.ndim == 0 else result
 
 
-def critical_intensity(chip: Chip | str, dtype: str = "bf16", level: str = "hbm") -> float:
+def critical_intensity(
+    chip: Chip | str, dtype: str = "bf16", level: str = "hbm", n_chips: int | None = None
+) -> float:
     """The chip's critical (ridge-point) intensity, FLOPs/byte: peak(dtype) / bandwidth(level).
 
-    TPU v5e: 197e12 / 819e9 ≈ 240 (bf16). H100 SXM: 989.5e12 / 3.35e12 ≈ 295 (bf16).
+    TPU v5e: 197e12 / 819e9 ≈ 240 (bf16). H100 SXM: 989.5e12 / 3.35e12 ≈ 295 (bf16). For a
+    link, ``n_chips`` is the group size N and the bandwidth is the link's at N
+    (:meth:`~roofline_lib.hardware.Chip.bandwidth`); left out, every port in use.
     """
     c = get_chip(chip)
-    return c.peak(dtype) / c.bandwidth(level)
+    if n_chips is None:
+        return c.peak(dtype) / c.bandwidth(level)
+    return c.peak(dtype) / float(c.bandwidth(level, n_chips))
 
 
 def achievable_flops_per_s(
@@ -195,7 +201,8 @@ class RooflineEstimate:
         flops: FLOPs done (per chip for sharded work).
         bytes_moved: bytes moved at this level (per chip, one way, for a link).
         peak_flops_per_s: the peak used, FLOP/s.
-        bandwidth_bytes_per_s: the bandwidth used, bytes/s.
+        bandwidth_bytes_per_s: the bandwidth used, bytes/s (for a link, at the cost's N chips:
+            an array where N is one).
         t_math_s, t_comms_s: the two times, seconds.
         lower_bound_s, upper_bound_s: max and sum of the two, seconds.
         regime: 'compute-bound', 'memory-bound' or 'network-bound'.
@@ -205,7 +212,7 @@ class RooflineEstimate:
     flops: ArrayLike
     bytes_moved: ArrayLike
     peak_flops_per_s: float
-    bandwidth_bytes_per_s: float
+    bandwidth_bytes_per_s: ArrayLike
     t_math_s: ArrayLike
     t_comms_s: ArrayLike
     lower_bound_s: ArrayLike
@@ -218,9 +225,9 @@ class RooflineEstimate:
         return ratio_or_inf(self.flops, self.bytes_moved)
 
     @property
-    def critical_intensity(self) -> float:
-        """peak / bandwidth, FLOPs/byte."""
-        return self.peak_flops_per_s / self.bandwidth_bytes_per_s
+    def critical_intensity(self) -> ArrayLike:
+        """peak / bandwidth, FLOPs/byte (an array where the bandwidth is one, per N chips)."""
+        return out(self.peak_flops_per_s / np.asarray(self.bandwidth_bytes_per_s))
 
     @property
     def achievable_flops_per_s(self) -> ArrayLike:
@@ -260,17 +267,23 @@ def _estimate(
     flops: ArrayLike,
     bytes_moved: ArrayLike,
     peak_flops_per_s: float,
-    bandwidth_bytes_per_s: float,
+    bandwidth_bytes_per_s: ArrayLike,
     level: str,
     bound: str,
+    per_n_chips: bool = False,
 ) -> RooflineEstimate:
     f = nonnegative_real("flops", flops, "FLOPs")
     b = nonnegative_real("bytes_moved", bytes_moved, "bytes")
     f, b = broadcast(flops=f, bytes_moved=b)
     _no_work("flops", f, "bytes_moved", b)
     c = _one_figure("peak_flops_per_s", peak_flops_per_s, "FLOP/s")
-    w = _one_figure("bandwidth_bytes_per_s", bandwidth_bytes_per_s, "bytes/s")
-    tm, tc = f / c, b / w
+    if per_n_chips:  # a link's bandwidth for each chip count: broadcast with the work
+        w_arr = positive_real("bandwidth_bytes_per_s", bandwidth_bytes_per_s, "bytes/s")
+        f, b, w_arr = broadcast(flops=f, bytes_moved=b, bandwidth_bytes_per_s=w_arr)
+        w: ArrayLike = out(w_arr)
+    else:
+        w = _one_figure("bandwidth_bytes_per_s", bandwidth_bytes_per_s, "bytes/s")
+    tm, tc = f / c, b / np.asarray(w)
     return RooflineEstimate(
         level=level,
         flops=out(f),
@@ -307,8 +320,11 @@ def analyze(
     A :class:`Cost` counts memory traffic, so it is timed at a memory level: 'hbm' (default) or
     'onchip' where the chip publishes it; a link key is an error. A :class:`ShardedMatmulCost`
     is timed on a network link, ``level`` being the link key (default: the chip's
-    :attr:`~roofline_lib.hardware.Chip.default_link`);
-    its memory side is ``cost.hbm``. ``dtype`` overrides the cost's compute dtype.
+    :attr:`~roofline_lib.hardware.Chip.default_link`), at the link's one-way bandwidth for the
+    cost's ``n_chips``, W(N) = :meth:`~roofline_lib.hardware.Link.one_way_bytes_per_s_at` (N)
+    (an MI300X pair shares one Infinity Fabric link, 64 GB/s; eight use all seven, 448 GB/s);
+    an array of N gives arrays, ``bandwidth_bytes_per_s`` included. Its memory side is
+    ``cost.hbm``. ``dtype`` overrides the cost's compute dtype.
     """
     c = get_chip(chip)
     if isinstance(cost, ShardedMatmulCost):
@@ -324,9 +340,10 @@ def analyze(
             cost.flops_per_chip,
             cost.network_bytes_per_chip,
             peak,
-            c.bandwidth(link),
+            c.bandwidth(link, n_chips=cost.n_chips),
             link,
             "network-bound",
+            per_n_chips=True,
         )
     if not isinstance(cost, Cost):
         raise ValueError(f"cost must be a Cost or ShardedMatmulCost, got {type(cost).__name__}")

@@ -384,7 +384,7 @@ ZH_CN: dict[str, str] = {
     "Bytes cross": "字节经过",
     "Collective": "集合通信",
     "Peak, {dtype}": "峰值，{dtype}",
-    "{level}, one-way per chip": "{level}，每芯片单向",
+    "{level}, one-way per chip at N = {n}": "{level}，N = {n} 时每芯片单向",
     "{level} bandwidth": "{level} 带宽",
     "Sources of the {chip} figures used here": "此处所用 {chip} 数据的来源",
     "{label}: {value}. ": "{label}：{value}。",
@@ -501,9 +501,14 @@ ZH_CN: dict[str, str] = {
         "方形分块的强度为 $b_F/2$：\nTPU v5e 需 {v5e} 宽的分块，H100 需 {h100}（或用缓存）"
     ),
     # -- book/05_network.md
-    "That uses every port's bandwidth; one link is one port.": (
-        "这用了所有端口的带宽；一条链路就是一个端口。"
-    ),
+    (
+        "That divides by {doubled}: one port counted both ways, or two ports. Two chips "
+        "share one link, {port} one way."
+    ): "这是除以 {doubled}：把一个端口按双向计，或算了两个端口。两块芯片共用一条链路，单向 {port}。",
+    (
+        "That divides by Google's {total}: all four ports, both ways. Two chips share "
+        "one link, {port} one way."
+    ): "这是除以 Google 的 {total}：四个端口、双向合计。两块芯片共用一条链路，单向 {port}。",
     "That is C/W: the split sends 2 bytes per D-element.": (
         "这是 C/W：切分后每个 D 元素要发送 2 个字节。"
     ),

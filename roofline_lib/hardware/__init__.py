@@ -12,13 +12,18 @@ Conventions
   figure's :class:`Citation` says so (``sparse_headline=True``).
 * Link bandwidths follow one scope, :data:`LINK_SCOPE`: **one-way bytes/s per chip, in the
   pattern a ring collective uses**, i.e. the bytes a chip can send per second (while it
-  receives as many) over all the links a ring collective over its group drives at once:
-  ``one_way_bytes_per_s = per_port_one_way_bytes_per_s × ports_used``. A GPU's NVLinks to the
-  NVSwitch fabric are all used (18 links); an MI300X in an 8-GPU platform drives its 7 peer links
-  at once; a TPU ring along one torus axis uses the two ports on that axis (one to each
-  neighbour); InfiniBand and PCIe use one port. Where the vendor's figure adds both directions,
-  the per-port figure is half of it (``bidirectional_headline=True``). Each link records its
-  scope (:attr:`Link.scope`), its per-port figure and its port count.
+  receives as many) over the links a ring collective over its group of N chips drives at once,
+  which depend on N through the link's :class:`Topology`:
+  ``Link.one_way_bytes_per_s_at(N) = per_port_one_way_bytes_per_s × Link.ports_at(N)``. A
+  GPU's NVLinks to the NVSwitch fabric are all used at any N (``switched``, 18 links); an
+  MI300X uses the links to its N − 1 peers (``fully_connected``: 1 of 7 at N = 2, all 7 at
+  N = 8); a TPU ring along one torus axis uses the two ports on that axis, one to each
+  neighbour, but two chips share one link (``torus_axis``); InfiniBand and PCIe use one port
+  (``single_port``). ``Link.one_way_bytes_per_s`` is the figure with every port in use
+  (``per_port_one_way_bytes_per_s × ports_used``); network timings ask for N
+  (``Chip.bandwidth(level, n_chips)``). Where the vendor's figure adds both directions, the
+  per-port figure is half of it (``bidirectional_headline=True``). Each link records its scope
+  (:attr:`Link.scope`), its per-port figure, its port count and its topology.
 * Memory sizes are in bytes (GiB = 2**30 bytes, GB = 1e9 bytes, as the source writes them).
 * A figure computed from other published figures (no vendor states it) has ``derived=True``
   and its note shows the arithmetic.
@@ -61,7 +66,7 @@ from .catalog import (
     TPU_V6E,
 )
 from .lookup import Catalog, alias_key, catalog_of, links_by_key
-from .types import LINK_SCOPE, MEMORY_LEVELS, Chip, Citation, Link
+from .types import LINK_SCOPE, MEMORY_LEVELS, TOPOLOGIES, Chip, Citation, Link, Topology
 
 _CATALOG = catalog_of(CHIPS)
 
@@ -120,6 +125,7 @@ __all__ = [
     "NVLINK5",
     "PCIE4",
     "PCIE5",
+    "TOPOLOGIES",
     "TPU_V4",
     "TPU_V5E",
     "TPU_V5P",
@@ -128,6 +134,7 @@ __all__ = [
     "Chip",
     "Citation",
     "Link",
+    "Topology",
     "alias_key",
     "catalog_of",
     "chip_names",

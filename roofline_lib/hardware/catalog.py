@@ -9,7 +9,7 @@ the conventions every figure follows are in :mod:`roofline_lib.hardware`.
 from __future__ import annotations
 
 from ..words import say_later
-from .types import LINK_SCOPE, Chip, Citation, Link, Source
+from .types import LINK_SCOPE, Chip, Citation, Link, Source, Topology
 
 # --------------------------------------------------------------------------------------------
 # Sources
@@ -112,8 +112,10 @@ def _link(
     ports_used: int,
     ports: str,
     citation: Citation,
+    topology: Topology,
 ) -> Link:
-    """A catalog link in :data:`LINK_SCOPE`: ``per_port_one_way_bytes_per_s × ports_used``."""
+    """A catalog link in :data:`LINK_SCOPE`: ``per_port_one_way_bytes_per_s × ports_used`` with
+    every port in use, and the ``topology`` that says how many ports a group of N uses."""
     return Link(
         key,
         name,
@@ -123,6 +125,7 @@ def _link(
         ports,
         per_port_one_way_bytes_per_s,
         ports_used,
+        topology,
     )
 
 
@@ -142,6 +145,7 @@ NVLINK3 = _link(
         "connections for a total bandwidth of 600 GB/s')",
         verified="2026-12-01",
     ),
+    Topology.SWITCHED,
 )
 NVLINK4 = _link(
     "nvlink4",
@@ -159,6 +163,7 @@ NVLINK4 = _link(
         "connections per GPU, 900GB/s of bidirectional GPU-to-GPU bandwidth')",
         verified="2026-12-01",
     ),
+    Topology.SWITCHED,
 )
 NVLINK5 = _link(
     "nvlink5",
@@ -177,6 +182,7 @@ NVLINK5 = _link(
         "generation): 1.8TB/s GPU-to-GPU bandwidth')",
         verified="2026-12-01",
     ),
+    Topology.SWITCHED,
 )
 IB_NDR = _link(
     "ib_ndr",
@@ -191,6 +197,7 @@ IB_NDR = _link(
         "one-way × 1 port per GPU",
         verified="2026-12-01",
     ),
+    Topology.SINGLE_PORT,
 )
 IB_HDR = _link(
     "ib_hdr",
@@ -204,6 +211,7 @@ IB_HDR = _link(
         note="200 Gb/s per port is a per-direction rate: 200/8 = 25 GB/s one-way × 1 port per GPU",
         verified="2026-12-01",
     ),
+    Topology.SINGLE_PORT,
 )
 PCIE4 = _link(
     "pcie4",
@@ -219,6 +227,7 @@ PCIE4 = _link(
         "128b/130b encoding)",
         verified="2026-12-01",
     ),
+    Topology.SINGLE_PORT,
 )
 PCIE5 = _link(
     "pcie5",
@@ -234,24 +243,31 @@ PCIE5 = _link(
         "128b/130b encoding)",
         verified="2026-12-01",
     ),
+    Topology.SINGLE_PORT,
 )
 INFINITY_FABRIC = _link(
     "infinity_fabric",
     "AMD Infinity Fabric (xGMI)",
     64 * GB,
     7,
-    "per MI300X GPU in an 8-GPU platform: its 7 links, one to each peer, together",
+    "per MI300X GPU in an 8-GPU platform: one link to each of its 7 peers; a group of N GPUs "
+    "uses the N − 1 links to the others",
     Citation(
         **_MI300X_DS,
         quote="Peak Infinity Fabric Link Bandwidth: 128 GB/s",
         bidirectional_headline=True,
-        note="128 GB/s per link counts both directions: 64 GB/s one-way per link × 7 links "
-        "= 448 GB/s (a collective over the 8 GPUs runs several rings at once, so every peer "
-        "link carries traffic, as all 18 NVLinks do on an H100)",
-        assumed="7 links per GPU: the 8-GPU MI300X platform connects every GPU directly to "
-        "each of the other 7; the quoted data sheet gives the per-link figure only",
+        note="128 GB/s per link counts both directions: 64 GB/s one-way per link. The links are "
+        "fully connected, one per peer, so a collective over N GPUs of one platform drives the "
+        "N − 1 links to the others: 64 GB/s for 2 GPUs (one shared link), 3 × 64 = 192 GB/s "
+        "for 4, and 64 GB/s × 7 links = 448 GB/s for all 8 (several rings at once, every "
+        "peer link carrying traffic, as all 18 NVLinks do on an H100). The stored 448 GB/s is "
+        "that 8-GPU figure",
+        assumed="7 links per GPU, one to each peer: the 8-GPU MI300X platform connects every "
+        "GPU directly to each of the other 7; the quoted data sheet gives the per-link figure "
+        "only",
         verified="2026-12-01",
     ),
+    Topology.FULLY_CONNECTED,
 )
 
 
@@ -272,7 +288,7 @@ def _ici(
         per_port,
         2,
         f"per {chip} chip: the 2 ICI ports along one torus axis (one to each ring neighbour), "
-        "as a bidirectional ring uses them",
+        "as a bidirectional ring of three or more uses them; two chips share one",
         Citation(
             **src,
             quote=quote,
@@ -281,10 +297,12 @@ def _ici(
             derived=True,
             note=f"{bidir_total_bytes_per_s / GB:g} GB/s over {ports} ports, both directions: "
             f"{bidir_total_bytes_per_s / GB:g} / {ports} / 2 = {per_port / GB:g} GB/s one-way "
-            f"per port; a ring along one axis drives 2 ports: 2 × {per_port / GB:g} = "
-            f"{2 * per_port / GB:g} GB/s (the scaling book's 'bidi' per-axis figure)"
+            f"per port; a ring of three or more along one axis drives 2 ports: "
+            f"2 × {per_port / GB:g} = {2 * per_port / GB:g} GB/s (the scaling book's 'bidi' "
+            f"per-axis figure, stored); two chips share one link: {per_port / GB:g} GB/s"
             + (f". {ports_source}" if ports_source else ""),
         ),
+        Topology.TORUS_AXIS,
     )
 
 
@@ -294,14 +312,16 @@ ICI_V4 = _link(
     45 * GB,
     2,
     "per TPU v4 chip: the 2 ICI ports along one torus axis (one to each ring neighbour), "
-    "as a bidirectional ring uses them",
+    "as a bidirectional ring of three or more uses them; two chips share one",
     Citation(
         **_SCALING_BOOK_TPU,
         quote="TPU v4p ICI BW/link: 4.5e10 bytes/s one-way (9e10 bidi)",
-        note="4.5e10 one-way per link × 2 links along a ring axis = 9e10 bytes/s; "
-        "Cloud TPU v4 documentation gives no per-chip ICI figure",
+        note="4.5e10 one-way per link × 2 links along a ring axis of three or more = 9e10 "
+        "bytes/s (stored); two chips share one link: 4.5e10 bytes/s. Cloud TPU v4 "
+        "documentation gives no per-chip ICI figure",
         verified="2026-12-01",
     ),
+    Topology.TORUS_AXIS,
 )
 ICI_V5E = _ici(
     _TPU_V5E,

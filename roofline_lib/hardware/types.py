@@ -11,10 +11,13 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date
+from enum import StrEnum
 from types import MappingProxyType
-from typing import Any, TypedDict
+from typing import Any, TypedDict, overload
 
-from .._checks import UnknownNameError, positive_real
+import numpy as np
+
+from .._checks import ArrayLike, UnknownNameError, out, positive_count, positive_real
 from ..dtypes import DTYPES
 from ..words import say, say_later
 
@@ -103,20 +106,56 @@ LINK_SCOPE = say_later("one-way bytes/s per chip, in the pattern a ring collecti
 """The scope of every catalog link figure (see :mod:`roofline_lib.hardware`)."""
 
 
+class Topology(StrEnum):
+    """How a link's ports reach the other chips of a group, which sets how many of them a ring
+    collective over N chips drives at once (:meth:`Link.ports_at`).
+
+    * ``SWITCHED``: every port goes to a switch (NVLink to the NVSwitch fabric), so a chip
+      drives all of them whatever N ≥ 2: ``ports(N) = ports_used``.
+    * ``FULLY_CONNECTED``: one direct link to each peer (AMD Infinity Fabric in an 8-GPU
+      MI300X platform); a group of N uses the links to its N − 1 peers:
+      ``ports(N) = min(N − 1, ports_used)``.
+    * ``TORUS_AXIS``: the ports along one axis of a torus, one to each ring neighbour (TPU ICI,
+      ``ports_used = 2``); two chips are each other's only neighbour and share one link:
+      ``ports(N) = min(N − 1, ports_used)``, 1 at N = 2 and 2 for N ≥ 3.
+    * ``SINGLE_PORT``: one port per chip at any N (one InfiniBand NIC, one PCIe slot):
+      ``ports(N) = 1``.
+    """
+
+    SWITCHED = "switched"
+    FULLY_CONNECTED = "fully_connected"
+    TORUS_AXIS = "torus_axis"
+    SINGLE_PORT = "single_port"
+
+
+TOPOLOGIES = tuple(t.value for t in Topology)
+"""The allowed values of :attr:`Link.topology`, as strings."""
+
+
 @dataclass(frozen=True)
 class Link:
     """A chip-to-chip (or chip-to-host) link, as seen from one chip.
 
+    A link's bandwidth depends on how many chips share the work: :meth:`one_way_bytes_per_s_at`
+    gives it for N chips from the :class:`Topology`; :attr:`one_way_bytes_per_s` is the figure
+    with every port in use (the largest group the link serves: an 8-GPU MI300X platform, a TPU
+    ring of three or more chips).
+
     Attributes:
         key: short name used as a roofline *level*, e.g. ``"nvlink4"``.
         name: display name, e.g. ``"NVLink 4"``.
-        one_way_bytes_per_s: bandwidth in one direction, bytes/s, in the stated ``scope``:
-            ``per_port_one_way_bytes_per_s × ports_used`` when those are given.
+        one_way_bytes_per_s: bandwidth in one direction with every port in use, bytes/s, in the
+            stated ``scope``: ``per_port_one_way_bytes_per_s × ports_used`` when those are given.
         scope: what the figure covers; :data:`LINK_SCOPE` for every catalog link.
         ports: the hardware behind the figure, e.g. "18 NVLink 4 links to the NVSwitch fabric".
         citation: the figure's source (optional for user-defined links).
         per_port_one_way_bytes_per_s: one link's (one port's) one-way bandwidth, bytes/s.
-        ports_used: how many such links the chip drives at once in that scope.
+        ports_used: how many such links the chip drives at once with every port in use.
+        topology: how the ports reach the other chips (a :class:`Topology` or its value, one of
+            :data:`TOPOLOGIES`); it sets the ports a group of N uses. ``"fully_connected"`` and
+            ``"torus_axis"`` need the per-port figure and ``ports_used``; ``"single_port"``
+            needs ``ports_used = 1`` if it is given. Default ``"switched"``: the figure holds
+            at any N (a user's link given only its total).
     """
 
     key: str
@@ -127,12 +166,19 @@ class Link:
     ports: str = ""
     per_port_one_way_bytes_per_s: float | None = None
     ports_used: int | None = None
+    topology: Topology = Topology.SWITCHED
 
     def __post_init__(self) -> None:
         if not isinstance(self.key, str) or not self.key.isidentifier():
             raise ValueError(
                 f"Link key must be a short identifier such as 'nvlink4', got {self.key!r}"
             )
+        if not isinstance(self.topology, str) or self.topology not in TOPOLOGIES:
+            raise UnknownNameError(
+                f"Link {self.key!r}: topology must be one of "
+                f"{', '.join(repr(t) for t in TOPOLOGIES)}, got {self.topology!r}"
+            )
+        object.__setattr__(self, "topology", Topology(self.topology))
         object.__setattr__(
             self,
             "one_way_bytes_per_s",
@@ -149,10 +195,19 @@ class Link:
                 "or neither"
             )
         if per_port is None:
+            if self.topology in (Topology.FULLY_CONNECTED, Topology.TORUS_AXIS):
+                raise ValueError(
+                    f"Link {self.key!r}: topology {self.topology.value!r} uses some of its "
+                    "ports at small N; give per_port_one_way_bytes_per_s and ports_used"
+                )
             return
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
             raise ValueError(
                 f"Link {self.key!r}: ports_used must be a whole number ≥ 1, got {count!r}"
+            )
+        if self.topology is Topology.SINGLE_PORT and count != 1:
+            raise ValueError(
+                f"Link {self.key!r}: topology 'single_port' needs ports_used = 1, got {count}"
             )
         per_port = float(
             positive_real(f"{self.key}.per_port_one_way_bytes_per_s", per_port, "bytes/s")
@@ -163,6 +218,37 @@ class Link:
                 f"Link {self.key!r}: one_way_bytes_per_s ({self.one_way_bytes_per_s:g}) must "
                 f"equal per_port_one_way_bytes_per_s × ports_used ({per_port:g} × {count})"
             )
+
+    def ports_at(self, n_chips: ArrayLike) -> ArrayLike:
+        """How many ports a ring collective over ``n_chips`` chips drives at once, per chip.
+
+        ``switched``: ports_used; ``fully_connected`` and ``torus_axis``:
+        min(N − 1, ports_used); ``single_port``: 1 (see :class:`Topology`). N = 1 sends
+        nothing (φ = 0); it is given the two-chip count so that a bandwidth stays finite and
+        T_comms = 0 / W = 0. A link given only its total counts as one port. ``n_chips`` may be
+        an array (the result has its shape); it must hold positive whole numbers.
+        """
+        n = positive_count("n_chips", n_chips).astype(np.int64)
+        used = 1 if self.ports_used is None else self.ports_used
+        if self.topology in (Topology.FULLY_CONNECTED, Topology.TORUS_AXIS):
+            ports = np.minimum(np.maximum(n, 2) - 1, used)
+        else:
+            ports = np.full_like(n, used)
+        return int(ports) if ports.ndim == 0 else ports
+
+    def one_way_bytes_per_s_at(self, n_chips: ArrayLike) -> ArrayLike:
+        """One-way bytes/s per chip when a ring collective runs over ``n_chips`` chips.
+
+        W(N) = per_port_one_way_bytes_per_s × :meth:`ports_at` (N): an MI300X's Infinity Fabric
+        gives 64 GB/s at N = 2, 192 GB/s at N = 4, 448 GB/s at N = 8; a TPU v5e's ICI 50 GB/s at
+        N = 2 and 100 GB/s for N ≥ 3; NVLink and InfiniBand the same at any N. A link given only
+        its total (no per-port figure) has :attr:`one_way_bytes_per_s` at every N. Arrays
+        broadcast; a float for a scalar N.
+        """
+        ports = np.asarray(self.ports_at(n_chips), dtype=float)
+        if self.per_port_one_way_bytes_per_s is None:
+            return out(np.full_like(ports, self.one_way_bytes_per_s))
+        return out(self.per_port_one_way_bytes_per_s * ports)
 
     @property
     def basis(self) -> str:
@@ -317,17 +403,35 @@ class Chip:
             levels.append("onchip")
         return (*levels, *self.links)
 
-    def bandwidth(self, level: str = "hbm") -> float:
-        """Bandwidth in bytes/s at a roofline level (one-way for links).
+    @overload
+    def bandwidth(self, level: str = "hbm", n_chips: None = None) -> float: ...
 
-        ``level`` is ``"hbm"``, ``"onchip"`` or one of the chip's link keys.
+    @overload
+    def bandwidth(self, level: str, n_chips: ArrayLike) -> ArrayLike: ...
+
+    def bandwidth(self, level: str = "hbm", n_chips: ArrayLike | None = None) -> ArrayLike:
+        """Bandwidth in bytes/s at a roofline level (one-way, per chip, for links).
+
+        ``level`` is ``"hbm"``, ``"onchip"`` or one of the chip's link keys. For a link,
+        ``n_chips`` is the size N of the group that shares the work, and the result is
+        :meth:`Link.one_way_bytes_per_s_at` (N) (an array for an array of N); left out, it is
+        the figure with every port in use, :attr:`Link.one_way_bytes_per_s`. Network timings
+        pass N. A memory level takes no ``n_chips``.
         """
+        if level in self.links:
+            link = self.links[level]
+            if n_chips is None:
+                return link.one_way_bytes_per_s
+            return link.one_way_bytes_per_s_at(n_chips)
+        if n_chips is not None and level in self.levels:
+            raise ValueError(
+                f"n_chips applies to a link level ({', '.join(repr(k) for k in self.links)}); "
+                f"level {level!r} is memory inside one chip: leave n_chips out"
+            )
         if level == "hbm":
             return self.hbm_bandwidth_bytes_per_s
         if level == "onchip" and self.onchip_bandwidth_bytes_per_s is not None:
             return self.onchip_bandwidth_bytes_per_s
-        if level in self.links:
-            return self.links[level].one_way_bytes_per_s
         raise UnknownNameError(
             f"{self.name} has no bandwidth for level {level!r}; "
             f"allowed: {', '.join(repr(lv) for lv in self.levels)}"

@@ -159,12 +159,20 @@ def _matmul() -> dict[str, str]:
 
 
 def _network() -> dict[str, str]:
-    one_way_port = 400e9 / 4 / 2
+    one_way_port = 400e9 / 4 / 2  # two TPU v5e chips share one ICI link
+    mi300x = 1307.4e12  # dense bf16; Infinity Fabric 64 GB/s one way per link, one per peer
     return {
         "d_star": n(2 * V5E.peak("bf16") / one_way_port, 4),
+        "d_star_doubled": n(2 * V5E.peak("bf16") / (2 * one_way_port), 4),
         "c_v5e": n(V5E.peak("bf16")),
         "ici_port": q(one_way_port, "B/s"),
-        "ici_ring": q(2 * one_way_port, "B/s"),  # a ring along one torus axis uses 2 ports
+        "ici_both_ways": q(2 * one_way_port, "B/s"),
+        "ici_ring": q(2 * one_way_port, "B/s"),  # a ring of 3+ along one torus axis: 2 ports
+        "mi_w_2": q(64e9, "B/s"),
+        "mi_star_2": n(mi300x / 64e9, 4),  # φ = 1
+        "mi_w_8": q(448e9, "B/s"),
+        "mi_star_8": n(2 * 7 / 8 * mi300x / 448e9, 4),  # φ = 1.75
+        "nv_star_8": n(2 * 7 / 8 * 989.5e12 / 450e9, 4),
         "net_i": n(8192 / 2, 4),
         "regime_catalog": "compute-bound",
         "nv_star": n(989.5e12 / 450e9, 4),

@@ -440,3 +440,25 @@ def test_page_weight_is_reported_and_counts_the_explorer(html: Path) -> None:
     )
     assert explorer.js_bytes - plain.js_bytes == extra, "only the explorer's pages load its JS"
     assert "heaviest:" in report(list(weights.values()))
+
+
+def test_page_5_explorer_times_the_link_two_chips_share_and_its_summary_quotes_the_readout(
+    browser: Browser,
+) -> None:
+    """Page 5 opens at two TPU v5e chips: they share one ICI link, 50 GB/s one way (not the
+    100 GB/s of the two ports a ring of three or more drives). The summary sentence quotes the
+    readout's intensity, critical intensity and rate, whichever rows the operation has."""
+    browser.open("book/05_network")
+    state = browser.page.evaluate(_STATE)
+    assert state["config"]["op"] == "sharded_matmul" and state["config"]["N"] == 2
+    rows = dict(readout_rows(evaluate("TPU v5e", "bf16", "sharded_matmul", 1024, 8192, 8192)))
+    assert rows["ICI, one-way per chip at N = 2"] == "50 GB/s"
+    assert "ICI, one-way per chip at N = 2\t50 GB/s" in state["readout"]
+    critical = rows["Critical intensity (TPU v5e, bf16, ICI)"]
+    intensity = rows["Arithmetic intensity"].replace(" FLOPs/byte", "")
+    assert critical == "3,940 FLOPs/byte"  # 197e12 / 50e9
+    assert f"intensity {intensity} ≥ critical {critical}" in state["summary"]
+    assert rows["Achievable throughput"] in state["summary"]
+    sources = browser.page.locator(".live-explorer details.rx-sources >> nth=0")
+    sources.locator("summary").click()
+    assert "ICI, one-way per chip at N = 2: 50 GB/s" in sources.inner_text()

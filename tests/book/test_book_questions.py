@@ -80,8 +80,8 @@ EXPECTED: dict[str, Callable[[], float]] = {
     "q_h200_ci": lambda: rl.critical_intensity(rl.get_chip("H200")),
     "q_matmul_intensity": lambda: rl.matmul(256, 8192, 8192).arithmetic_intensity,
     "q_v6e_bstar": lambda: rl.critical_batch_size(_v6e()),
-    "q_d_star": lambda: rl.critical_contracting_dim(
-        _v5e().peak("bf16"), _v5e().links["ici"].per_port_one_way_bytes_per_s
+    "q_d_star": lambda: rl.critical_contracting_dim(  # two chips share one ICI link, one way
+        _v5e().peak("bf16"), _v5e().links["ici"].per_port_one_way_bytes_per_s, n_chips=2
     ),
     "q_net_i": lambda: rl.sharded_matmul(1024, 8192, 8192, n_chips=2).network_intensity,
     "q_b_int8": lambda: rl.critical_batch_size(_v5e(), "int8"),

@@ -1,5 +1,6 @@
 """Every link in the catalog has one scope: one-way bytes/s per chip, in the pattern a ring
-collective uses, built as (one link's one-way figure) × (links the chip drives at once)."""
+collective uses, built as (one link's one-way figure) × (links the chip drives at once with every
+port in use); how many a group of N uses is in tests/lib/test_lib_topology.py."""
 
 from __future__ import annotations
 
@@ -60,15 +61,18 @@ def test_link_figures(chip, key, per_port, ports, total):
     assert rl.get_chip(chip).bandwidth(key) == pytest.approx(total)
 
 
-def test_mi300x_and_h100_shards_compare_per_gpu_not_per_link():
-    """Per link, an MI300X seemed to need 9× the H100's tensor-parallel shard (20,430 vs 2,199);
-    per GPU, as NVLink is counted, it needs 1.3×."""
+def test_mi300x_and_h100_shards_compare_per_gpu_at_the_same_n():
+    """Eight GPUs use all seven Infinity Fabric links of an MI300X (448 GB/s), as an H100 uses all
+    18 NVLinks: per GPU the MI300X then needs 1.3× the H100's shard (2,918 vs 2,199). Two GPUs
+    share one link (64 GB/s): 20,428, 9.3× the H100's, whose NVLink goes through a switch."""
     mi300x, h100 = rl.get_chip("MI300X"), rl.get_chip("H100 SXM")
-    mi = rl.critical_shard_dim(mi300x.peak("bf16"), mi300x.bandwidth("infinity_fabric"))
-    nv = rl.critical_shard_dim(h100.peak("bf16"), h100.bandwidth("nvlink4"))
-    assert mi == pytest.approx(1307.4e12 / 448e9)  # ≈ 2,918
-    assert round(mi) == 2918 and round(nv) == 2199
-    assert mi / nv < 1.5
+    nv = rl.critical_shard_dim(h100.peak("bf16"), h100.bandwidth("nvlink4", n_chips=8))
+    mi_8 = rl.critical_shard_dim(mi300x.peak("bf16"), mi300x.bandwidth("infinity_fabric", 8))
+    mi_2 = rl.critical_shard_dim(mi300x.peak("bf16"), mi300x.bandwidth("infinity_fabric", 2))
+    assert mi_8 == pytest.approx(1307.4e12 / 448e9)  # ≈ 2,918 (the φ of N = 8 left out)
+    assert mi_2 == pytest.approx(1307.4e12 / 64e9)  # ≈ 20,428
+    assert round(mi_8) == 2918 and round(mi_2) == 20428 and round(nv) == 2199
+    assert mi_8 / nv < 1.5 and mi_2 / nv > 9
 
 
 def test_assumptions_are_recorded_where_no_source_states_them():

@@ -248,6 +248,21 @@
     return level;
   }
 
+  /** A link's one-way bytes/s per chip when N chips share the work, as
+   * roofline_lib.hardware.Link.one_way_bytes_per_s_at: per-port figure × ports(N), with
+   * ports(N) = ports_used (switched), min(max(N, 2) − 1, ports_used) (fully_connected,
+   * torus_axis), 1 (single_port); a link given only its total keeps it at every N. */
+  function linkBandwidth(level, n) {
+    if (level.per_port_bytes_per_s == null) return level.bytes_per_s;
+    let ports = level.ports_used;
+    if (level.topology === "fully_connected" || level.topology === "torus_axis") {
+      ports = Math.min(Math.max(n, 2) - 1, level.ports_used);
+    } else if (level.topology === "single_port") {
+      ports = 1;
+    }
+    return level.per_port_bytes_per_s * ports;
+  }
+
   function defaultLevel(chip, op) {
     return DATA.operations[op].network ? chip.default_link : "hbm";
   }
@@ -269,7 +284,8 @@
     const cost = COSTS[config.op](sizes, format, config.collective || DATA.default_collective);
     const peak = chip.peak_flops_per_s[cost.dtype];
     if (peak === undefined) throw new Error(`${chip.name} has no published peak for ${cost.dtype}`);
-    const bandwidth = level.bytes_per_s;
+    const nChips = op.network ? count("N", sizes.N) : null;
+    const bandwidth = op.network ? linkBandwidth(level, nChips) : level.bytes_per_s;
     const tMath = cost.flops / peak;
     const tComms = cost.bytes / bandwidth;
     const lower = Math.max(tMath, tComms);
@@ -278,6 +294,7 @@
     return {
       level: levelKey,
       level_name: level.name,
+      n_chips: nChips,
       compute_dtype: cost.dtype,
       flops: cost.flops,
       bytes_moved: cost.bytes,
@@ -306,8 +323,12 @@
     const level = e.level_name;
     const I = e.arithmetic_intensity;
     const Ic = e.critical_intensity;
+    const linkRows = op.network
+      ? [[say("{level}, one-way per chip at N = {n}", { level, n: e.n_chips }), formatQuantity(e.bandwidth_bytes_per_s, "B/s")]]
+      : [];
     return [
       [say("Operation"), `${op.label} (${shapeText(config)})`],
+      ...linkRows,
       [op.network ? say("FLOPs per chip") : say("FLOPs"), formatNumber(e.flops)],
       [
         op.network ? say("Bytes moved per chip ({level})", { level }) : say("Bytes moved ({level})", { level }),
@@ -504,16 +525,22 @@
       this.reading = e;
       const op = DATA.operations[this.config.op];
       const relation = e.regime === "compute-bound" ? "≥" : "<";
+      const value = (label) => rows.find(([l]) => l === label)[1]; // by label: rows vary by op
+      const critical = say("Critical intensity ({chip}, {dtype}, {level})", {
+        chip: this.config.chip,
+        dtype: e.compute_dtype,
+        level: e.level_name,
+      });
       this.summary.textContent = say(
         "{operation} is {regime} on {chip}: intensity {intensity} {relation} critical {critical}; it can reach {rate}.",
         {
           operation: op.label,
           regime: say(e.regime),
           chip: this.config.chip,
-          intensity: rows[3][1].replace(" FLOPs/byte", ""),
+          intensity: value(say("Arithmetic intensity")).replace(" FLOPs/byte", ""),
           relation,
-          critical: rows[4][1],
-          rate: rows[10][1],
+          critical: value(critical),
+          rate: value(say("Achievable throughput")),
         },
       );
       this.table.textContent = "";
@@ -537,9 +564,10 @@
       for (const key of new Set(["hbm", e.level])) {
         const level = levelOf(chip, key);
         const label = level.network
-          ? say("{level}, one-way per chip", { level: level.name })
+          ? say("{level}, one-way per chip at N = {n}", { level: level.name, n: e.n_chips })
           : say("{level} bandwidth", { level: level.name });
-        items.push([label, formatQuantity(level.bytes_per_s, "B/s"), level.citation]);
+        const value = level.network ? e.bandwidth_bytes_per_s : level.bytes_per_s;
+        items.push([label, formatQuantity(value, "B/s"), level.citation]);
       }
       this.sources.textContent = "";
       this.sources.append(el("summary", { text: say("Sources of the {chip} figures used here", { chip: chip.name }) }));
