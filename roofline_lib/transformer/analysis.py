@@ -476,8 +476,11 @@ class InferenceEstimate:
 
     @property
     def link_one_way_bytes_per_s(self) -> float | None:
-        """The one-way bandwidth each chip's all-reduces are timed at (``None`` on one chip)."""
-        return None if self.link is None else float(self.chip.bandwidth(self.link))
+        """The one-way bandwidth each chip's all-reduces are timed at: the link's for a group of
+        N chips (its topology decides how many ports it drives); ``None`` on one chip."""
+        if self.link is None:
+            return None
+        return float(self.chip.bandwidth(self.link, self.n_chips))
 
     def to_json(self) -> dict[str, Any]:
         """The estimate as JSON-ready values (arrays as lists), in the layout of

@@ -126,3 +126,21 @@ def test_bad_arguments_exit_2_naming_the_allowed_values(args: list[str], words: 
     assert done.returncode == 2
     for word in words:
         assert word in done.stderr
+
+
+def test_two_mi300x_report_the_one_link_they_share(tmp_path: Path, capsys) -> None:
+    """Two MI300Xs share one Infinity Fabric link, 64 GB/s one way; eight drive seven, 448 GB/s:
+    the command states the figure its all-reduces are timed at, for its N. One decode token of
+    Llama-3-8B (D = 4,096, bf16): each all-reduce sends 2(N−1)/N · 4,096 · 2 bytes per chip."""
+    for chips, shown, figure in (("2", "64 GB/s", 64e9), ("8", "448 GB/s", 448e9)):
+        out = tmp_path / f"mi300x-{chips}.json"
+        args = ["--model", "llama-3-8b", "--chip", "MI300X", "--chips", chips, "--json", str(out)]
+        assert cli.main(args) == 0
+        assert f"({shown} one-way per chip at N = {chips})" in capsys.readouterr().out
+        data = json.loads(out.read_text())
+        assert data["hardware"]["link_one_way_bytes_per_s"] == figure
+        n = int(chips)
+        sent = 2 * (n - 1) / n * 4096 * 2
+        op = next(o for o in data["decode"]["operations"] if o["name"] == "mlp down")
+        assert op["network_bytes"] == pytest.approx(sent)
+        assert op["t_network_s"] == pytest.approx(sent / figure)
