@@ -231,6 +231,28 @@ ZH_CN: dict[str, str] = {
         "这次运行只得到了其 {threads} 个线程所需 CPU 时间的 {share}：其他进程占用了核心，所以这些"
         "速率低估了这台机器。"
     ),
+    (
+        "At B = {batches} even the slowest repeat ran at {times} its roof (more than the "
+        "{limit}× that timing noise and the model's known gaps allow): the measured peak and "
+        "bandwidth were not this machine's limits."
+    ): (
+        "在 B = {batches} 时，连最慢的一次重复也跑到了其屋顶的 {times}（超过计时噪声与模型已知"
+        "的缺口所能容许的 {limit}×）：实测的峰值与带宽并不是这台机器的极限。"
+    ),
+    (
+        "The measured {dtype} peak is {percent} of the theoretical one, under the {limit} an "
+        "idle machine reaches: the run measured a starved process, not this machine's peak."
+    ): (
+        "实测 {dtype} 峰值只有理论峰值的 {percent}，低于空闲机器能达到的 {limit}：这次运行测到的"
+        "是一个得不到 CPU 的进程，而不是这台机器的峰值。"
+    ),
+    (
+        "The run got {share} of the CPU time it asked for, under {limit}: other processes had "
+        "the cores most of the time, so its figures were measured under different loads."
+    ): (
+        "这次运行只得到了所需 CPU 时间的 {share}，低于 {limit}：其他进程在大部分时间里占着核心，"
+        "所以它的各项数字是在不同负载下测得的。"
+    ),
     "The time budget ({budget} s) left out B = {batches}; a larger budget measures them.": (
         "时间预算（{budget} s）略去了 B = {batches}；预算更大时会测量它们。"
     ),

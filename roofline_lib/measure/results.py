@@ -20,6 +20,7 @@ from .compute import PeakMeasurement
 from .machine import Machine
 from .sweep import SweepPoint
 from .theory import TheoreticalPeak
+from .validity import Validity, assess
 
 BUSY_CPU_SHARE = 0.8
 """Below this ``cpu_share`` a result counts as measured on a busy machine (``busy``)."""
@@ -124,6 +125,12 @@ class MeasuredRoofline:
         """True when the time budget cut the sweep short (see ``skipped_batches``)."""
         return bool(self.skipped_batches)
 
+    @property
+    def validity(self) -> Validity:
+        """The run's verdict on itself (:mod:`.validity`): trustworthy, or not a roofline and
+        why (its measured figures were not this machine's limits)."""
+        return assess(self)
+
     def predicted_flops_per_s(self, intensity: float) -> float:
         """The measured roofline at ``intensity`` FLOPs/byte: min(peak, intensity × bandwidth)."""
         return min(self.peak.flops_per_s, intensity * self.bandwidth.bytes_per_s)
@@ -155,6 +162,10 @@ class MeasuredRoofline:
             "peak_fraction": self.peak_fraction,
             "trimmed": self.trimmed,
             "busy": self.busy,
+            "validity": {
+                "trustworthy": self.validity.trustworthy,
+                "reasons": list(self.validity.reasons),
+            },
         }
 
     @classmethod
