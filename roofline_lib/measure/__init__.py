@@ -12,11 +12,11 @@ Modules, one idea each: :mod:`.cpuinfo` and :mod:`.machine` (what the machine is
 :mod:`.theory` (theoretical peaks), :mod:`.timing` (warm-up, repeats, median), :mod:`.budget`,
 :mod:`.compute` (peak FLOP/s), :mod:`.bandwidth` (STREAM triad), :mod:`.sweep` (matmuls over B),
 :mod:`.backends` with :mod:`.numpy_backend` and :mod:`.torch_backend`, :mod:`.results` (plain
-data and JSON), :mod:`.run` (:func:`measure`), :mod:`.validity` (is the run a roofline at all:
-``result.validity``), :mod:`.report` and :mod:`.progress` (the command line's text),
-:mod:`.plot` (the charts, ``from roofline_lib.measure.plot import plot_measured_roofline``; it
-alone imports matplotlib). ``import roofline_lib`` does not import
-this package.
+data and JSON), :mod:`.run` (:func:`measure`), :mod:`.caveats` (what a reader should know about
+a run), :mod:`.validity` (is the run a roofline at all: ``result.validity``), :mod:`.report`
+and :mod:`.progress` (the command line's text), :mod:`.plot` (the charts, ``from
+roofline_lib.measure.plot import plot_measured_roofline``; it alone imports matplotlib).
+``import roofline_lib`` does not import this package.
 """
 
 from __future__ import annotations
