@@ -253,6 +253,9 @@ ZH_CN: dict[str, str] = {
         "这次运行只得到了所需 CPU 时间的 {share}，低于 {limit}：其他进程在大部分时间里占着核心，"
         "所以它的各项数字是在不同负载下测得的。"
     ),
+    "No matmul was measured:\nthe time budget left no room for the sweep.": (
+        "没有测到任何矩阵乘法：\n时间预算不够做扫描。"
+    ),
     "What this build measured: not a roofline (its own checks failed)": (
         "本次构建的实测结果：不是 roofline（未通过自身的检查）"
     ),

@@ -249,7 +249,8 @@ def plot_measurements(
     * each sweep point's achieved median FLOP/s (filled squares, joined) at the intensity I of
       X[B, D]·Y[D, F], its bar the range over the repeats, labelled with B;
     * the theoretical peak (dashed), when one could be derived: a bound from the hardware, not
-      from the run.
+      from the run;
+    * with no sweep at all (the time budget left no room for it), a line that says so.
 
     No measured roof, no predictions, no critical intensity.
     """
@@ -268,9 +269,20 @@ def plot_measurements(
         ax.set_xlim(min(intensity) / 4, max(intensity) * 4)
         ax.set_ylim(low / 4, max(high, theory or 0) * 4)
         legend_below(ax)
-    elif theory is not None:
-        ax.set_ylim(theory / 100, theory * 4)
-        legend_below(ax)
+    else:
+        ax.set_xlim(0.25, 4096)
+        ax.text(
+            0.5,
+            0.3,
+            say("No matmul was measured:\nthe time budget left no room for the sweep."),
+            transform=ax.transAxes,
+            ha="center",
+            va="center",
+            color=palette.PEAK,
+        )
+        if theory is not None:
+            ax.set_ylim(theory / 100, theory * 4)
+            legend_below(ax)
     if title is None:
         title = f"{say('What this build measured: not a roofline (its own checks failed)')}\n"
         title += _setting(result)

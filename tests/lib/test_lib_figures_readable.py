@@ -116,6 +116,9 @@ FIGURES: dict[str, Callable[[], Figure]] = {
     "measurements of a run that is not a roofline (page 9)": lambda: measure_plot.plot_measurements(
         replace(xeon_like_result(), cpu_share=0.24)
     ),
+    "a run that is not a roofline and measured no matmul (page 9)": lambda: (
+        measure_plot.plot_measurements(replace(xeon_like_result(), cpu_share=0.24, sweep=()))
+    ),
     "explorer's chart (page 3)": _explorer_figure,
     "chip balance (page 2)": lambda: plots.plot_chip_balance(
         list(rl.CATALOG.values()),
