@@ -32,8 +32,8 @@ pytestmark = pytest.mark.slow
 
 PAGE = ROOT / "book" / "09_inference.md"
 SECTION_START = "(sec-inference-measured)="
-SECTION_END = "```{code-cell} ipython3\n:tags: [remove-cell]\n\nfrom roofline_lib.chapter import"
-"""The section runs from its label to the next code cell (the guide's sample sweep)."""
+"""The section runs from its label to the code cell after its own (the guide's sample sweep)."""
+CELL = "```{code-cell}"
 BUILD_TIMEOUT_S = 300
 
 
@@ -41,7 +41,8 @@ def section_page() -> str:
     """Page 9's front matter, title and setup cell, then the measured-machine section."""
     source = PAGE.read_text(encoding="utf-8")
     setup_end = source.index("```\n", source.index("```{code-cell}")) + len("```\n")
-    start, end = source.index(SECTION_START), source.index(SECTION_END)
+    start = source.index(SECTION_START)
+    end = source.index(CELL, source.index(CELL, start) + len(CELL))
     return source[:setup_end] + "\n" + source[start:end]
 
 
