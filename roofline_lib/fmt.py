@@ -5,6 +5,8 @@
 * :func:`format_quantity` — SI prefixes on a unit: ``1.0106e-3, "s" → "1.01 ms"``,
   ``9.895e14, "FLOP/s" → "990 TFLOP/s"``, ``3.35e12, "B/s" → "3.35 TB/s"``.
 * :func:`format_percent` — ``0.4932 → "49.3%"``.
+* :func:`format_range` — two quantities, the unit once where they share its prefix:
+  ``18.5e9, 27.9e9, "FLOP/s" → "18.5–27.9 GFLOP/s"``.
 """
 
 from __future__ import annotations
@@ -96,6 +98,18 @@ def format_quantity(value: float, unit: str, digits: int = 3) -> str:
         group += 1
         scaled = v / 10 ** (3 * group)
     return f"{format_number(scaled, digits)} {_PREFIXES[group]}{unit}"
+
+
+def format_range(low: float, high: float, unit: str, digits: int = 3) -> str:
+    """``low`` to ``high`` in ``unit`` with SI prefixes (:func:`format_quantity`), the unit written
+    once when both take the same prefix: ``"18.5–27.9 GFLOP/s"``, else
+    ``"498 MFLOP/s – 2.49 GFLOP/s"``."""
+    lo, hi = format_quantity(low, unit, digits), format_quantity(high, unit, digits)
+    lo_number, _, lo_unit = lo.partition(" ")
+    hi_number, _, hi_unit = hi.partition(" ")
+    if lo_unit == hi_unit and "×" not in lo + hi:
+        return f"{lo_number}–{hi_number} {hi_unit}"
+    return f"{lo} – {hi}"
 
 
 def format_percent(fraction: float, digits: int = 3) -> str:

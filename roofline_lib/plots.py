@@ -892,10 +892,11 @@ def plot_multilevel_roofline(
 
 
 def __getattr__(name: str) -> Any:
-    """``plots.plot_measured_roofline`` and ``plots.efficiency_title``, which book pages call, live
-    in :mod:`roofline_lib.measure.plot`; imported on first use, so that importing this module
-    never imports roofline_lib.measure (which imports this module to draw)."""
-    if name in ("plot_measured_roofline", "efficiency_title"):
+    """``plots.plot_measured_roofline``, ``plots.plot_measurements`` and
+    ``plots.efficiency_title``, which book pages call, live in :mod:`roofline_lib.measure.plot`;
+    imported on first use, so that importing this module never imports roofline_lib.measure
+    (which imports this module to draw)."""
+    if name in ("plot_measured_roofline", "plot_measurements", "efficiency_title"):
         from .measure import plot
 
         return getattr(plot, name)

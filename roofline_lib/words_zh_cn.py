@@ -231,6 +231,34 @@ ZH_CN: dict[str, str] = {
         "这次运行只得到了其 {threads} 个线程所需 CPU 时间的 {share}：其他进程占用了核心，所以这些"
         "速率低估了这台机器。"
     ),
+    (
+        "At B = {batches} even the slowest repeat ran at {times} its roof (more than the "
+        "{limit}× that timing noise and the model's known gaps allow): the measured peak and "
+        "bandwidth were not this machine's limits."
+    ): (
+        "在 B = {batches} 时，连最慢的一次重复也跑到了其屋顶的 {times}（超过计时噪声与模型已知"
+        "的缺口所能容许的 {limit}×）：实测的峰值与带宽并不是这台机器的极限。"
+    ),
+    (
+        "The measured {dtype} peak is {percent} of the theoretical one, under the {limit} an "
+        "idle machine reaches: the run measured a starved process, not this machine's peak."
+    ): (
+        "实测 {dtype} 峰值只有理论峰值的 {percent}，低于空闲机器能达到的 {limit}：这次运行测到的"
+        "是一个得不到 CPU 的进程，而不是这台机器的峰值。"
+    ),
+    (
+        "The run got {share} of the CPU time it asked for, under {limit}: other processes had "
+        "the cores most of the time, so its figures were measured under different loads."
+    ): (
+        "这次运行只得到了所需 CPU 时间的 {share}，低于 {limit}：其他进程在大部分时间里占着核心，"
+        "所以它的各项数字是在不同负载下测得的。"
+    ),
+    "No matmul was measured:\nthe time budget left no room for the sweep.": (
+        "没有测到任何矩阵乘法：\n时间预算不够做扫描。"
+    ),
+    "What this build measured: not a roofline (its own checks failed)": (
+        "本次构建的实测结果：不是 roofline（未通过自身的检查）"
+    ),
     "The time budget ({budget} s) left out B = {batches}; a larger budget measures them.": (
         "时间预算（{budget} s）略去了 B = {batches}；预算更大时会测量它们。"
     ),
@@ -599,12 +627,39 @@ ZH_CN: dict[str, str] = {
     "predicted": "预测",
     "achieved (median)": "实测（中位数）",
     "achieved / predicted": "实测 / 预测",
-    "between {worst} (at B = {worst_b}) and {best} (at B = {best_b}) of the prediction": (
-        "预测值的 {worst}（B = {worst_b}）到 {best}（B = {best_b}）"
+    (
+        "The run passed its three checks of a roofline (no matmul's slowest repeat above "
+        "{above}× its roof, a peak of at least {peak} of the theoretical one, at least {share} of "
+        "the CPU time), so this machine's critical intensity is {crit} FLOPs/byte and the chart "
+        "below is its roofline."
+    ): (
+        "这次运行通过了 roofline 的全部三项检查（没有哪个矩阵乘法最慢的一次重复超过其屋顶的 "
+        "{above}×，峰值至少是理论峰值的 {peak}，至少得到了 {share} 的 CPU 时间），所以这台机器的"
+        "临界算术强度为 {crit} FLOPs/byte，下图就是它的 roofline。"
     ),
-    "no sweep at all, because the time budget left no room for it": (
-        "完全没有扫描，因为时间预算不够"
+    (
+        "Memory-bound matmuls were not held to the memory roof: their weights fit in the cache, "
+        "which the triad does not measure."
+    ): (
+        "内存带宽受限的矩阵乘法不按内存屋顶检查：它们的权重装得进缓存，而 triad 测不到缓存的带宽。"
     ),
+    (
+        "Across the sweep the measurement reaches between {worst} (at B = {worst_b}) and {best} "
+        "(at B = {best_b}) of the prediction."
+    ): ("整个扫描中，实测达到预测值的 {worst}（B = {worst_b}）到 {best}（B = {best_b}）。"),
+    "The time budget left no room for the sweep.": "时间预算不够做扫描。",
+    "This build's measurement is not a roofline": "本次构建的测量结果不是 roofline",
+    "It failed its own checks:": "它没有通过自身的检查：",
+    (
+        "So the chart and the table below show only what it measured, with no roof and no "
+        "predictions: a roof that its matmuls outrun would teach the opposite of this chapter. "
+        "A build on an idle machine draws the roofline here."
+    ): (
+        "所以下面的图和表只给出它测到的数据，不画屋顶，也不给预测值：一个被矩阵乘法远远超过的"
+        "“屋顶”，教给读者的会与本章恰恰相反。在空闲机器上构建时，这里会画出 roofline。"
+    ),
+    "range of repeats": "重复测量的范围",
+    "This run has no roof to hold its sweep to.": "这次运行没有可以用来衡量扫描结果的屋顶。",
     "The run recorded no caveats.": "这次运行没有记录任何注意事项。",
     # -- book/10_problems_whole_model.md
     # -- book/intro.md

@@ -12,10 +12,11 @@ Modules, one idea each: :mod:`.cpuinfo` and :mod:`.machine` (what the machine is
 :mod:`.theory` (theoretical peaks), :mod:`.timing` (warm-up, repeats, median), :mod:`.budget`,
 :mod:`.compute` (peak FLOP/s), :mod:`.bandwidth` (STREAM triad), :mod:`.sweep` (matmuls over B),
 :mod:`.backends` with :mod:`.numpy_backend` and :mod:`.torch_backend`, :mod:`.results` (plain
-data and JSON), :mod:`.run` (:func:`measure`), :mod:`.report` and :mod:`.progress` (the command
-line's text), :mod:`.plot` (the chart, ``from roofline_lib.measure.plot import
-plot_measured_roofline``; it alone imports matplotlib). ``import roofline_lib`` does not import
-this package.
+data and JSON), :mod:`.run` (:func:`measure`), :mod:`.caveats` (what a reader should know about
+a run), :mod:`.validity` (is the run a roofline at all: ``result.validity``), :mod:`.report`
+and :mod:`.progress` (the command line's text), :mod:`.plot` (the charts, ``from
+roofline_lib.measure.plot import plot_measured_roofline``; it alone imports matplotlib).
+``import roofline_lib`` does not import this package.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from .run import measure
 from .sweep import DEFAULT_BATCHES, SweepPoint
 from .theory import TheoreticalPeak
 from .timing import Timing, naive_time, time_call
+from .validity import Criterion, Failure, Validity
 
 __all__ = [
     "BACKENDS",
@@ -38,6 +40,8 @@ __all__ = [
     "BackendUnavailableError",
     "BandwidthMeasurement",
     "CpuInfo",
+    "Criterion",
+    "Failure",
     "GpuInfo",
     "Machine",
     "MeasuredRoofline",
@@ -45,6 +49,7 @@ __all__ = [
     "SweepPoint",
     "TheoreticalPeak",
     "Timing",
+    "Validity",
     "format_report",
     "measure",
     "naive_time",

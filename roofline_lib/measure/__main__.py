@@ -2,7 +2,8 @@
 
 Prints the machine, the measured peaks, the triad bandwidth, the critical intensity and the
 sweep as a table, with a progress bar on stderr. ``--json FILE`` saves the result,
-``--plot FILE.png`` draws prediction against measurement.
+``--plot FILE.png`` draws prediction against measurement (or, for a run that fails its own
+checks, :mod:`.validity`, what it measured without a roof).
 """
 
 from __future__ import annotations
@@ -64,10 +65,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.plot:
         from matplotlib.figure import Figure
 
-        from .plot import plot_measured_roofline
+        from .plot import plot_measured_roofline, plot_measurements
 
         fig = Figure(figsize=(7.5, 4.8), layout="constrained")
-        plot_measured_roofline(result, ax=fig.add_subplot())
+        # a run that is not a roofline (result.validity) is drawn without its roof
+        draw = plot_measured_roofline if result.validity.trustworthy else plot_measurements
+        draw(result, ax=fig.add_subplot())
         fig.savefig(args.plot, dpi=150)
         print(f"saved {args.plot}")
     return 0

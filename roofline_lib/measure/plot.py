@@ -1,6 +1,7 @@
 """The measured roofline as a chart: prediction against measurement, for a
 :class:`~roofline_lib.measure.MeasuredRoofline` (``python -m roofline_lib.measure --plot``,
-and page 9 of the book).
+and page 9 of the book); and, for a run that is not a roofline (``result.validity``), what it
+measured without a roof (:func:`plot_measurements`).
 
 Drawn with the shared pieces of :mod:`roofline_lib.plots` (roof, log axes, legend, labels);
 that module does not import this package, so the dependency runs one way:
@@ -92,6 +93,86 @@ def _spaced_labels(intensity: np.ndarray, ratio: float = 1.45) -> list[int]:
     return chosen
 
 
+def _draw_theoretical(ax: Axes, result: MeasuredRoofline) -> float | None:
+    """The theoretical peak as a dashed line, when one could be derived; returns it (FLOP/s)."""
+    theoretical = result.theoretical
+    if theoretical is None:
+        return None
+    ax.axhline(
+        theoretical.flops_per_s,
+        color=palette.PEAK,
+        ls="--",
+        lw=1,
+        label=say(
+            "theoretical peak {peak} (an upper bound)"
+            if theoretical.upper_bound
+            else "theoretical peak {peak} (at the clock read; not a bound)",
+            peak=format_quantity(theoretical.flops_per_s, "FLOP/s"),
+        ),
+    )
+    return theoretical.flops_per_s
+
+
+def _draw_achieved(ax: Axes, result: MeasuredRoofline, color: str) -> None:
+    """Each sweep point's median FLOP/s (filled squares, joined), its bar the range of repeats."""
+    points = result.sweep
+    if not points:
+        return
+    achieved = np.array([p.achieved_flops_per_s for p in points], dtype=float)
+    low = np.array([p.spread[0] for p in points], dtype=float)
+    high = np.array([p.spread[1] for p in points], dtype=float)
+    ax.errorbar(
+        np.array([p.intensity for p in points], dtype=float),
+        achieved,
+        yerr=np.vstack([achieved - low, high - achieved]),
+        color=color,
+        marker="s",
+        ms=5,
+        lw=1.3,
+        elinewidth=1,
+        capsize=2,
+        zorder=5,
+        label=say("achieved: median, bar = range of repeats"),
+    )
+
+
+def _label_batches(ax: Axes, result: MeasuredRoofline, color: str) -> None:
+    """Label the sweep's points with B, spaced so that labels do not overlap."""
+    points = result.sweep
+    if not points:
+        return
+    intensity = np.array([p.intensity for p in points], dtype=float)
+    place_labels(
+        ax,
+        [
+            (
+                f"B = {points[k].batch}" if k == 0 else str(points[k].batch),
+                (intensity[k], points[k].achieved_flops_per_s),
+            )
+            for k in _spaced_labels(intensity, ratio=2.5)
+        ],
+        color=color,
+    )
+
+
+def _setting(result: MeasuredRoofline) -> str:
+    """The chart's second title line: machine, backend, dtype, shape (and a busy machine)."""
+    shape = f"D = F = {result.D}" if result.D == result.F else f"D = {result.D}, F = {result.F}"
+    setting = say(
+        "{machine}, {backend} {dtype}, {shape}",
+        machine=result.machine.name,
+        backend=result.backend,
+        dtype=result.dtype,
+        shape=shape,
+    )
+    if result.busy and result.cpu_share is not None:
+        setting += say(
+            "; machine busy ({share}% CPU share)",
+            share=format_number(100 * result.cpu_share, 2),
+        )
+    return setting
+
+
 def plot_measured_roofline(
     result: MeasuredRoofline, *, ax: Axes | None = None, title: str | None = None
 ) -> Figure:
@@ -111,10 +192,8 @@ def plot_measured_roofline(
     i_star = peak / bandwidth
     points = result.sweep
     intensity = np.array([p.intensity for p in points], dtype=float)
-    achieved = np.array([p.achieved_flops_per_s for p in points], dtype=float)
     predicted = np.array([p.predicted_flops_per_s for p in points], dtype=float)
     low = np.array([p.spread[0] for p in points], dtype=float)
-    high = np.array([p.spread[1] for p in points], dtype=float)
     lo = min([i_star, *intensity]) / 4
     hi = max([i_star, *intensity]) * 4
     ax = axes_or_new(ax)
@@ -126,21 +205,7 @@ def plot_measured_roofline(
         bandwidth=format_quantity(bandwidth, "B/s"),
     )
     draw_roof(ax, x, peak, bandwidth, roof_color, label)
-    theoretical = result.theoretical
-    theory = theoretical.flops_per_s if theoretical is not None else None
-    if theoretical is not None:
-        ax.axhline(
-            theoretical.flops_per_s,
-            color=palette.PEAK,
-            ls="--",
-            lw=1,
-            label=say(
-                "theoretical peak {peak} (an upper bound)"
-                if theoretical.upper_bound
-                else "theoretical peak {peak} (at the clock read; not a bound)",
-                peak=format_quantity(theoretical.flops_per_s, "FLOP/s"),
-            ),
-        )
+    theory = _draw_theoretical(ax, result)
     if points:
         ax.plot(
             intensity,
@@ -154,19 +219,7 @@ def plot_measured_roofline(
             zorder=4,
             label=say("predicted at each B"),
         )
-        ax.errorbar(
-            intensity,
-            achieved,
-            yerr=np.vstack([achieved - low, high - achieved]),
-            color=measured_color,
-            marker="s",
-            ms=5,
-            lw=1.3,
-            elinewidth=1,
-            capsize=2,
-            zorder=5,
-            label=say("achieved: median, bar = range of repeats"),
-        )
+    _draw_achieved(ax, result, measured_color)
     log_axes(
         ax, say(INTENSITY_LABEL), say("{dtype} matmul throughput (FLOP/s)", dtype=result.dtype)
     )
@@ -175,36 +228,64 @@ def plot_measured_roofline(
     ax.set_ylim(floor / 4, max(peak, theory or 0) * 4)
     legend_below(ax)
     if title is None:
-        shape = f"D = F = {result.D}" if result.D == result.F else f"D = {result.D}, F = {result.F}"
-        setting = say(
-            "{machine}, {backend} {dtype}, {shape}",
-            machine=result.machine.name,
-            backend=result.backend,
-            dtype=result.dtype,
-            shape=shape,
-        )
-        if result.busy and result.cpu_share is not None:
-            setting += say(
-                "; machine busy ({share}% CPU share)",
-                share=format_number(100 * result.cpu_share, 2),
-            )
-        title = f"{efficiency_title(result)}\n{setting}"
+        title = f"{efficiency_title(result)}\n{_setting(result)}"
     ax.set_title(title, fontsize=10)
     place_labels(
         ax,
         [(say("critical {value}", value=format_number(i_star, 3)), (i_star, peak))],
         color=roof_color,
     )
+    _label_batches(ax, result, measured_color)
+    return figure_of(ax)
+
+
+def plot_measurements(
+    result: MeasuredRoofline, *, ax: Axes | None = None, title: str | None = None
+) -> Figure:
+    """What a run measured, without a roof: for a run that is not a roofline
+    (``result.validity.trustworthy`` is False), whose measured peak and bandwidth were not this
+    machine's limits, so a roof drawn from them would sit below the points it should bound.
+
+    * each sweep point's achieved median FLOP/s (filled squares, joined) at the intensity I of
+      X[B, D]·Y[D, F], its bar the range over the repeats, labelled with B;
+    * the theoretical peak (dashed), when one could be derived: a bound from the hardware, not
+      from the run;
+    * with no sweep at all (the time budget left no room for it), a line that says so.
+
+    No measured roof, no predictions, no critical intensity.
+    """
+    points = result.sweep
+    ax = axes_or_new(ax)
+    measured_color = palette.SERIES[1]
+    theory = _draw_theoretical(ax, result)
+    _draw_achieved(ax, result, measured_color)
+    log_axes(
+        ax, say(INTENSITY_LABEL), say("{dtype} matmul throughput (FLOP/s)", dtype=result.dtype)
+    )
     if points:
-        place_labels(
-            ax,
-            [
-                (
-                    f"B = {points[k].batch}" if k == 0 else str(points[k].batch),
-                    (intensity[k], achieved[k]),
-                )
-                for k in _spaced_labels(intensity, ratio=2.5)
-            ],
-            color=measured_color,
+        intensity = [p.intensity for p in points]
+        low = min(p.spread[0] for p in points)
+        high = max(p.spread[1] for p in points)
+        ax.set_xlim(min(intensity) / 4, max(intensity) * 4)
+        ax.set_ylim(low / 4, max(high, theory or 0) * 4)
+        legend_below(ax)
+    else:
+        ax.set_xlim(0.25, 4096)
+        ax.text(
+            0.5,
+            0.3,
+            say("No matmul was measured:\nthe time budget left no room for the sweep."),
+            transform=ax.transAxes,
+            ha="center",
+            va="center",
+            color=palette.PEAK,
         )
+        if theory is not None:
+            ax.set_ylim(theory / 100, theory * 4)
+            legend_below(ax)
+    if title is None:
+        title = f"{say('What this build measured: not a roofline (its own checks failed)')}\n"
+        title += _setting(result)
+    ax.set_title(title, fontsize=10)
+    _label_batches(ax, result, measured_color)
     return figure_of(ax)

@@ -87,4 +87,13 @@ def format_report(result: MeasuredRoofline, width: int = 100) -> str:
     )
     for note in result.notes:
         lines += textwrap.wrap("note: " + note, width, subsequent_indent="  ")
+    validity = result.validity
+    if validity.trustworthy:
+        lines.append("verdict: a roofline (the run passed its own checks)")
+    else:
+        lines.append("verdict: NOT a roofline; its figures are not this machine's limits:")
+        for reason in validity.reasons:
+            lines += textwrap.wrap(
+                "- " + reason, width, initial_indent="  ", subsequent_indent="    "
+            )
     return "\n".join(lines)

@@ -10,16 +10,18 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from .bandwidth import BandwidthMeasurement
+from .caveats import caveats
 from .compute import PeakMeasurement
 from .machine import Machine
 from .sweep import SweepPoint
 from .theory import TheoreticalPeak
+from .validity import Validity, assess
 
 BUSY_CPU_SHARE = 0.8
 """Below this ``cpu_share`` a result counts as measured on a busy machine (``busy``)."""
@@ -45,7 +47,8 @@ class MeasuredRoofline:
         budget_s: the time budget, seconds.
         elapsed_s: how long the run took, seconds.
         created: when the run ended (ISO 8601, UTC).
-        notes: caveats found during the run, one sentence each.
+        notes: the run's caveats, one sentence each (:mod:`.caveats`; said again in the
+            reader's language when read from JSON).
         cpu_share: CPU seconds the run's process got / (wall seconds × compute threads), for a
             CPU backend (None on a GPU): near 1 on an otherwise idle machine; well below 1 means
             other processes took the cores and the rates understate the machine.
@@ -124,6 +127,12 @@ class MeasuredRoofline:
         """True when the time budget cut the sweep short (see ``skipped_batches``)."""
         return bool(self.skipped_batches)
 
+    @property
+    def validity(self) -> Validity:
+        """The run's verdict on itself (:mod:`.validity`): trustworthy, or not a roofline and
+        why (its measured figures were not this machine's limits)."""
+        return assess(self)
+
     def predicted_flops_per_s(self, intensity: float) -> float:
         """The measured roofline at ``intensity`` FLOPs/byte: min(peak, intensity × bandwidth)."""
         return min(self.peak.flops_per_s, intensity * self.bandwidth.bytes_per_s)
@@ -155,16 +164,21 @@ class MeasuredRoofline:
             "peak_fraction": self.peak_fraction,
             "trimmed": self.trimmed,
             "busy": self.busy,
+            "validity": {
+                "trustworthy": self.validity.trustworthy,
+                "reasons": list(self.validity.reasons),
+            },
         }
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> MeasuredRoofline:
-        """Rebuild a result from :meth:`to_dict`'s output (derived values are recomputed)."""
+        """Rebuild a result from :meth:`to_dict`'s output. Derived values are recomputed, and so
+        are the notes (:mod:`.caveats`), in the reader's language rather than the writer's."""
         if d.get("format") != FORMAT:
             raise ValueError(
                 f"not a measured roofline: format must be {FORMAT!r}, got {d.get('format')!r}"
             )
-        return cls(
+        result = cls(
             machine=Machine.from_dict(d["machine"]),
             backend=d["backend"],
             dtype=d["dtype"],
@@ -180,9 +194,9 @@ class MeasuredRoofline:
             budget_s=float(d.get("budget_s", math.inf)),
             elapsed_s=float(d.get("elapsed_s", 0.0)),
             created=d.get("created", ""),
-            notes=tuple(d.get("notes", ())),
             cpu_share=d.get("cpu_share"),
         )
+        return replace(result, notes=caveats(result))
 
     def to_json(self, path: str | Path | None = None) -> str:
         """The result as JSON text; written to ``path`` too when given."""

@@ -6,6 +6,7 @@ no legend covers a plotted point or line, and no text is smaller than ``plots.MI
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 
 import matplotlib as mpl
 import numpy as np
@@ -112,6 +113,12 @@ FIGURES: dict[str, Callable[[], Figure]] = {
         "H100 SXM", levels=["hbm", "nvlink4", "ib_ndr"]
     ),
     "measured roofline (page 9)": lambda: measure_plot.plot_measured_roofline(xeon_like_result()),
+    "measurements of a run that is not a roofline (page 9)": lambda: measure_plot.plot_measurements(
+        replace(xeon_like_result(), cpu_share=0.24)
+    ),
+    "a run that is not a roofline and measured no matmul (page 9)": lambda: (
+        measure_plot.plot_measurements(replace(xeon_like_result(), cpu_share=0.24, sweep=()))
+    ),
     "explorer's chart (page 3)": _explorer_figure,
     "chip balance (page 2)": lambda: plots.plot_chip_balance(
         list(rl.CATALOG.values()),

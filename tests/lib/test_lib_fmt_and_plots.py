@@ -48,6 +48,18 @@ def test_format_quantity(value, unit, digits, text):
     assert rl.format_quantity(value, unit, digits) == text
 
 
+@pytest.mark.parametrize(
+    ("low", "high", "text"),
+    [
+        (18.5e9, 27.9e9, "18.5–27.9 GFLOP/s"),
+        (498e6, 2.49e9, "498 MFLOP/s – 2.49 GFLOP/s"),
+        (1e9, 1e9, "1–1 GFLOP/s"),
+    ],
+)
+def test_format_range_writes_a_shared_unit_once(low, high, text):
+    assert rl.fmt.format_range(low, high, "FLOP/s") == text
+
+
 def test_format_percent_and_errors():
     assert rl.format_percent(0.99297) == "99.3%"
     assert rl.format_percent(0.49, 2) == "49%"

@@ -35,6 +35,7 @@ def test_importing_plots_does_not_import_measurement() -> None:
 def test_the_books_plots_names_reach_the_moved_functions() -> None:
     """Pages call ``rl.plots.plot_measured_roofline`` and ``plots.matmul_throughput``."""
     assert plots.plot_measured_roofline is measure_plot.plot_measured_roofline
+    assert plots.plot_measurements is measure_plot.plot_measurements
     assert plots.efficiency_title is measure_plot.efficiency_title
     assert plots.matmul_throughput is rl.matmul_throughput
     with pytest.raises(AttributeError, match="no attribute 'plot_measured_rooflines'"):

@@ -18,6 +18,7 @@ from roofline_lib.measure import (
 )
 
 from .conftest import SMALL_BUDGET_S, SMALL_SWEEP
+from .handmade import run
 
 pytestmark = pytest.mark.xdist_group("measure")
 
@@ -172,3 +173,18 @@ def test_results_are_frozen(result: MeasuredRoofline) -> None:
         result.dtype = "fp64"  # type: ignore[misc]
     with pytest.raises(TypeError):
         result.peaks["fp16"] = result.peak  # type: ignore[index]
+
+
+def test_the_notes_are_said_again_in_the_readers_language(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The book's Chinese edition reads the run the English build measured: its caveats (like
+    its verdict) come in the reader's language, not the writer's."""
+    written = run(cpu_share=0.24)
+    text = MeasuredRoofline.from_dict(written.to_dict()).to_json()  # English notes inside
+    english = MeasuredRoofline.from_json(text).notes
+    assert any("CPU time" in note for note in english), english
+    monkeypatch.setenv("ROOFLINE_LANG", "zh_CN")
+    chinese = MeasuredRoofline.from_json(text).notes
+    assert len(chinese) == len(english)
+    assert any("CPU 时间" in note for note in chinese), chinese
