@@ -136,7 +136,7 @@ def _notes(result: MeasuredRoofline, cache_bytes: int, cache_name: str) -> tuple
         notes.append(
             say(
                 "At B = {batches} the matmul ran faster than the measured peak: the peak is "
-                "itself a measurement (an {n}×{n} matmul, which a larger matmul can beat, or "
+                "itself a measurement (one {n}×{n} matmul, which a larger matmul can beat, or "
                 "which ran while the machine was busier).",
                 batches=_join(compute),
                 n=result.peak.n,
