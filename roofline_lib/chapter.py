@@ -35,7 +35,7 @@ V5E_ICI_ORIGINAL_FIRST_BYTES_PER_S = 5e10
 """The TPU v5e ICI figure of the original's first versions ("copy `5e10` bytes in each
 direction", from its first commit, 0a702b6 of 2 February 2025, until 9b2c5cf of 8 February 2025
 changed it to 4.5e10): Google's figure per port, one-way."""
-V5E_ICI_ORIGINAL_CHANGED = "8 February 2025"
+V5E_ICI_ORIGINAL_CHANGED = "2025-02-08"
 """When the original changed its TPU v5e ICI figure from 5e10 to 4.5e10 (commit 9b2c5cf)."""
 
 H100_CHAPTER = H100_SXM.with_figures(

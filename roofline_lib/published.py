@@ -36,7 +36,7 @@ ORIGINAL_EARLIER_COMMIT = "0819a7d8c55ddc113f5cba0285a5f97380cac1e3"
 the H100's critical intensity as "1e15 / 3.35e12 = 298" and worked Problem 1 with 8.1e11 bytes/s
 ("3.94e14 / 8.1e11 = 486", "486 / 2 = 243"); at :data:`ORIGINAL_COMMIT` these read
 "9.89e14 / 3.35e12 = 295" and "3.94e14 / 8.2e11 = 480", "480 / 2 = 240"."""
-ORIGINAL_EARLIER_DATE = "18 February 2025"
+ORIGINAL_EARLIER_DATE = "2025-02-18"
 """The date of :data:`ORIGINAL_EARLIER_COMMIT`."""
 
 ORIGINAL = Source(
