@@ -40,7 +40,7 @@ from matplotlib.figure import Figure
 from myst_nb import glue
 
 from roofline_lib import plots
-from roofline_lib.fmt import format_number, format_percent, format_quantity
+from roofline_lib.fmt import format_batch, format_number, format_percent, format_quantity
 from roofline_lib.hardware import Citation
 from roofline_lib.mistakes import Mistake, known_mistakes
 from roofline_lib.words import fields_of, say, say_later, use_language_font
@@ -71,6 +71,14 @@ def set_style() -> None:
 def glue_number(name: str, value: float, digits: int = 3) -> str:
     """Glue ``format_number(value, digits)`` under ``name`` and return the text."""
     text = format_number(value, digits)
+    glue(name, text, display=False)
+    return text
+
+
+def glue_batch(name: str, critical_batch: float) -> str:
+    """Glue a critical batch B* as ``format_batch`` prints it (whole tokens, rounded down, so that
+    "compute-bound for B > {text}" holds as printed) and return the text."""
+    text = format_batch(critical_batch)
     glue(name, text, display=False)
     return text
 

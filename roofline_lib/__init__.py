@@ -50,7 +50,7 @@ from .costs import (
     tiled_matmul,
 )
 from .dtypes import BYTES_PER_ELEMENT, DTYPES, bytes_per_element
-from .fmt import format_number, format_percent, format_quantity
+from .fmt import format_batch, format_number, format_percent, format_quantity, indefinite_article
 from .hardware import CATALOG, LINKS, Chip, Citation, Link, chip_names, get_chip, get_link
 from .mfu import TrainingFlops, model_flops_utilization, step_time_for_mfu, training_flops
 from .roofline import (
@@ -130,12 +130,14 @@ __all__ = [
     "estimate",
     "estimate_inference",
     "flash_attention",
+    "format_batch",
     "format_number",
     "format_percent",
     "format_quantity",
     "get_chip",
     "get_link",
     "get_model",
+    "indefinite_article",
     "lower_bound",
     "matmul",
     "matmul_dtypes",

@@ -1,16 +1,17 @@
 """The figures the course's two sources work with, and the givens of their problems.
 
 The sources are *How to Scale Your Model*, Part 1, "All About Rooflines" (**the original**,
-quoted at jax-ml/scaling-book commit 0819a7d), and the Chinese study guide that retells it,
+quoted at one commit of jax-ml/scaling-book, :data:`roofline_lib.published.ORIGINAL_COMMIT`), and
+the Chinese study guide that retells it,
 《Scaling Book 第 2 章：性能分析基石 — Roofline 模型》 (**the guide**). Each docstring here says
 which prints a figure: "the original", "the guide", or "both sources" where they agree. (The
 module and its ``*_CHAPTER`` names keep the word for the part of either source they come from.)
 
 Both sources round vendor figures (H100 bf16 "9.89e14", TPU v6e "9.1e14" and "1.6 TB/s", TPU v5e
-"8.2e11" or "8.1e11"); the guide adds round figures of its own for tensor parallelism and its
-LLaMA-70B example. To reproduce their arithmetic exactly, the book's errata page and the tests use
-these rounded chips; everywhere else the cited catalog in :mod:`roofline_lib.hardware` is used, and
-the errata page lists where the two differ.
+"8.2e11", and the guide's Problem 1 "8.1×10¹¹"); the guide adds round figures of its own for
+tensor parallelism and its LLaMA-70B example. To reproduce their arithmetic exactly, the book's
+errata page and the tests use these rounded chips; everywhere else the cited catalog in
+:mod:`roofline_lib.hardware` is used, and the errata page lists where the two differ.
 """
 
 from __future__ import annotations
@@ -25,9 +26,17 @@ catalog's links use :data:`roofline_lib.hardware.LINK_SCOPE` (per chip, in the p
 collective uses)."""
 
 V5E_ICI_CHAPTER_BYTES_PER_S = 4.5e10
-"""Both sources' TPU v5e ICI figure, one-way over one link (the original: "copy `4.5e10` bytes in
-each direction"; the guide: "~45 GB/s 每方向"). The catalog's
-TPU v5e ICI is 1e11: Google's 5e10 one-way per port × the 2 ports a ring along one axis uses."""
+"""Both sources' TPU v5e ICI figure, one-way over one link (the original: "Say we can copy
+`4.5e10` bytes/s in each direction"; the guide: "~45 GB/s 每方向"). It is the original's own
+per-link figure, not Google's: Google states 400 GB/s per chip, bidirectional, over 4 ports, which
+is 5e10 one-way per port (:data:`V5E_ICI_ORIGINAL_FIRST_BYTES_PER_S`). The catalog's TPU v5e ICI
+is 1e11: that 5e10 per port × the 2 ports a ring along one axis uses."""
+V5E_ICI_ORIGINAL_FIRST_BYTES_PER_S = 5e10
+"""The TPU v5e ICI figure of the original's first versions ("copy `5e10` bytes in each
+direction", from its first commit, 0a702b6 of 2 February 2025, until 9b2c5cf of 8 February 2025
+changed it to 4.5e10): Google's figure per port, one-way."""
+V5E_ICI_ORIGINAL_CHANGED = "2025-02-08"
+"""When the original changed its TPU v5e ICI figure from 5e10 to 4.5e10 (commit 9b2c5cf)."""
 
 H100_CHAPTER = H100_SXM.with_figures(
     name="H100 (both sources' figures)",
@@ -63,6 +72,13 @@ TPU_V6E_CHAPTER = TPU_V6E.with_figures(
 )
 """TPU v6e as both sources write it: 9.1e14 bf16 FLOP/s, 1.6e12 bytes/s."""
 
+T_V6E_ORIGINAL_S = 1.1e-3
+"""The original's time for 1e12 FLOPs on a TPU v6e ("`1e12 / 9.1e14 = 1.1ms`"); the guide works
+the example on an H100 only ("1e12 / 9.89e14 ≈ 1.01ms")."""
+GUIDE_SMEM_CRITICAL_INTENSITY = 33
+"""The guide's H100 critical intensity at shared memory, as its key points round it ("SMEM（~33）");
+it states no shared-memory bandwidth. The original gives none."""
+
 NVLINK_CHAPTER_BYTES_PER_S = 4.5e11
 """The guide's H100 NVLink figure, one-way ("~450 GB/s（双向 900 GB/s）"); the original gives
 none."""
@@ -92,7 +108,15 @@ class ProblemGivens:
 PROBLEM_1 = ProblemGivens(
     hbm_bandwidth_bytes_per_s=8.1e11, peak_flops_per_s=3.94e14, peak_dtype="int8"
 )
-"""Problem 1 (int8 matmul), as both sources state it: HBM 8.1e11 bytes/s, 3.94e14 int8 OP/s."""
+"""Problem 1 (int8 matmul), as the guide states it: HBM 8.1e11 bytes/s, 3.94e14 int8 OP/s.
+
+The original stated 8.1e11 too at :data:`~roofline_lib.published.ORIGINAL_EARLIER_COMMIT` ("3.94e14
+/ 8.1e11 = 486", "486 / 2 = 243"); at :data:`~roofline_lib.published.ORIGINAL_COMMIT` it states
+8.2e11 ("3.94e14 / 8.2e11 = 480", "480 / 2 = 240"), the figure :data:`PROBLEM_1_ORIGINAL_BANDWIDTH`
+holds. The course keeps the guide's statement."""
+PROBLEM_1_ORIGINAL_BANDWIDTH = 8.2e11
+"""Problem 1's HBM bandwidth in the original at :data:`~roofline_lib.published.ORIGINAL_COMMIT`,
+bytes/s."""
 PROBLEM_2 = ProblemGivens(
     hbm_bandwidth_bytes_per_s=8.2e11, peak_flops_per_s=1.97e14, peak_dtype="bf16"
 )

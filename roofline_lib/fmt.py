@@ -7,6 +7,9 @@
 * :func:`format_percent` — ``0.4932 → "49.3%"``.
 * :func:`format_range` — two quantities, the unit once where they share its prefix:
   ``18.5e9, 27.9e9, "FLOP/s" → "18.5–27.9 GFLOP/s"``.
+* :func:`format_batch` — a critical batch B* in whole tokens, rounded down: ``240.54 → "240"``,
+  so that "compute-bound for B > 240" is exact for every whole batch.
+* :func:`indefinite_article` — "a" or "an" before a number as it is read: ``"8,192" → "an"``.
 """
 
 from __future__ import annotations
@@ -115,3 +118,49 @@ def format_range(low: float, high: float, unit: str, digits: int = 3) -> str:
 def format_percent(fraction: float, digits: int = 3) -> str:
     """A fraction as a percentage with ``digits`` significant digits: 0.4932 → "49.3%"."""
     return f"{format_number(_check(fraction) * 100, digits)}%"
+
+
+def format_batch(critical_batch: float) -> str:
+    """A critical batch B* in whole tokens for prose, rounded **down**: 240.54 → "240".
+
+    The library's B* (:func:`roofline_lib.critical_batch_size`) is a threshold, not a count: a
+    matmul of B tokens is compute-bound when B > B*. For whole batches B > B* holds exactly when
+    B > ⌊B*⌋, so "compute-bound for B > {text}" is true as printed, and the smallest compute-bound
+    batch is the printed number + 1. (Rounded to nearest, 240.54 would print as "241", and a
+    241-token matmul, which is compute-bound, would read as not.) inf → "∞".
+    """
+    v = _check(critical_batch)
+    if math.isnan(v) or v < 0:
+        raise ValueError(f"critical_batch must be a non-negative number, got {critical_batch!r}")
+    if math.isinf(v):
+        return "∞"
+    return f"{math.floor(v):,}"
+
+
+_AN_LEADS = ("8", "11", "18")
+
+
+def indefinite_article(number: str) -> str:
+    """ "an" before a number read aloud with a vowel sound, else "a": "an 8,192", "an 11-layer",
+    "an 18,432", "an 80 GB", but "a 1,024", "a 512", "a 110" ("a hundred and ten").
+
+    The number is read by its leading group of digits: an "8" (eight, eighty, eight hundred,
+    eight thousand, …), or a leading group of exactly "11" or "18" (eleven, eighteen thousand).
+    Digits without thousands separators are grouped by threes first ("8192" → "8,192").
+    """
+    text = str(number).strip()
+    digits = ""
+    for ch in text:
+        if ch.isdigit():
+            digits += ch
+        elif ch == "," and digits:
+            continue
+        else:
+            break
+    if not digits:
+        raise ValueError(f"number must start with a digit, got {number!r}")
+    digits = digits.lstrip("0") or "0"
+    lead = digits[: len(digits) % 3 or 3]
+    if lead.startswith("8") or lead in ("11", "18"):
+        return "an"
+    return "a"

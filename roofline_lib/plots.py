@@ -253,6 +253,50 @@ _LABEL_SPOTS = (
 """Where a point's label may go, in order of preference: (dx, dy) in points from the point,
 and the label's alignment there. Up-left and down-right come first: a roofline rises to the
 right, so those corners of a point on it are empty."""
+_FAR_SPOTS = (
+    (-24, 24, "right", "bottom"),
+    (0, 30, "center", "bottom"),
+    (24, 24, "left", "bottom"),
+    (-24, -24, "right", "top"),
+    (0, -30, "center", "top"),
+    (24, -24, "left", "top"),
+    (-40, 12, "right", "bottom"),
+    (40, -12, "left", "top"),
+)
+"""Spots further from the point, tried when no near spot is both clear and nearest its own
+point: the label is then joined to its point by a thin leader line."""
+
+
+def _text_box(ann: Annotation, renderer: RendererBase) -> Bbox:
+    """The display box of an annotation's text alone: without its leader line, whose box
+    reaches the point it labels."""
+    if ann.arrow_patch is None:
+        return ann.get_window_extent(renderer)
+    ann.update_positions(renderer)
+    return Text.get_window_extent(ann, renderer)
+
+
+def label_is_nearest_its_point(
+    box: Bbox, own: Sequence[float], markers: Sequence[Sequence[float]]
+) -> bool:
+    """Whether a label's ``box`` reads as its own point's: nearer ``own`` than any other marker
+    centre of ``markers`` (display units), both at its edge and, within a factor of 1.5, at its
+    middle (an edge can touch its point while the text's middle sits over another marker)."""
+    cx, cy = (box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2
+
+    def edge(p: Sequence[float]) -> float:
+        dx = max(box.x0 - p[0], 0.0, p[0] - box.x1)
+        dy = max(box.y0 - p[1], 0.0, p[1] - box.y1)
+        return float(np.hypot(dx, dy))
+
+    def centre(p: Sequence[float]) -> float:
+        return float(np.hypot(cx - p[0], cy - p[1]))
+
+    return all(
+        edge(m) > edge(own) and 1.5 * centre(m) > centre(own)
+        for m in markers
+        if np.hypot(m[0] - own[0], m[1] - own[1]) > 1.0  # not the point itself
+    )
 
 
 def _marker_boxes(ax: Axes, renderer: RendererBase) -> list[Bbox]:
@@ -302,16 +346,49 @@ def place_labels(
         t.get_window_extent(renderer) for t in ax.texts if t.get_visible() and t.get_text()
     ]
     lines = _line_points(ax)
+    markers = [((b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2) for b in _marker_boxes(ax, renderer)]
     kw: dict[str, Any] = {"fontsize": MIN_FONT_PT, **text_kw}
     placed: list[Annotation] = []
     for text, xy in labels:
+        own = tuple(float(v) for v in ax.transData.transform(xy))
         chosen = None
-        for keep_off_lines in (True, False) if avoid_lines else (False,):
-            for dx, dy, ha, va in _LABEL_SPOTS:
-                ann = ax.annotate(
-                    text, xy, xytext=(dx, dy), textcoords="offset points", ha=ha, va=va, **kw
+        # a spot that reads as this point's (off the lines, then across them), else a spot
+        # further off with a leader line; only then any spot clear of markers and text
+        # (a label further off gets a leader line to its point, which says whose it is)
+        passes: tuple[tuple[bool, bool, tuple[tuple[int, int, str, str], ...]], ...]
+        if avoid_lines:
+            passes = (
+                (True, True, _LABEL_SPOTS),
+                (True, False, _FAR_SPOTS),
+                (False, True, _LABEL_SPOTS),
+                (False, False, _FAR_SPOTS),
+                (True, False, _LABEL_SPOTS),
+                (False, False, _LABEL_SPOTS),
+            )
+        else:
+            passes = (
+                (False, True, _LABEL_SPOTS),
+                (False, False, _FAR_SPOTS),
+                (False, False, _LABEL_SPOTS),
+            )
+        for keep_off_lines, nearest_own, spots in passes:
+            for dx, dy, ha, va in spots:
+                leader: dict[str, Any] = (
+                    {"arrowprops": {"arrowstyle": "-", "lw": 0.6, "color": "0.35"}}
+                    if spots is _FAR_SPOTS
+                    else {}
                 )
-                box = ann.get_window_extent(renderer)
+                ann = ax.annotate(
+                    text,
+                    xy,
+                    xytext=(dx, dy),
+                    textcoords="offset points",
+                    ha=ha,
+                    va=va,
+                    **leader,
+                    **kw,
+                )
+                box = _text_box(ann, renderer)
                 fits = (
                     box.x0 >= inside.x0
                     and box.x1 <= inside.x1
@@ -324,6 +401,8 @@ def place_labels(
                     clear = not np.any(
                         (x >= box.x0) & (x <= box.x1) & (y >= box.y0) & (y <= box.y1)
                     )
+                if clear and nearest_own:
+                    clear = label_is_nearest_its_point(box, own, markers)
                 if clear:
                     chosen = ann
                     break
@@ -335,7 +414,7 @@ def place_labels(
             chosen = ax.annotate(
                 text, xy, xytext=(dx, dy), textcoords="offset points", ha=ha, va=va, **kw
             )
-        taken.append(chosen.get_window_extent(renderer))
+        taken.append(_text_box(chosen, renderer))
         placed.append(chosen)
     return placed
 
@@ -562,7 +641,7 @@ def plot_roofline(
     ax.set_xlim(*intensity_range)
     if points:  # headroom above the roof for the labels of points on it
         bottom, top = ax.get_ylim()
-        ax.set_ylim(bottom, max(top, max(c.peak(dtype) for c in chip_list) * 4))
+        ax.set_ylim(bottom, max(top, max(c.peak(dtype) for c in chip_list) * 8))
     legend_below(ax)
     if title is None:
         names = ", ".join(c.name for c in chip_list)

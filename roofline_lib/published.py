@@ -5,6 +5,8 @@ These are reported results and stated rules of thumb, not hardware specification
 Every page that states one glues it from here, so that "a good MFU" means the same thing on every
 page.
 
+* :data:`ORIGINAL` — the one version of the original that the book quotes and links to
+  (:data:`ORIGINAL_COMMIT`);
 * :data:`REPORTED_MFU` — model FLOPs utilisation of published large training runs;
 * :data:`ACHIEVABLE_MATMUL_FRACTION` — the share of the claimed peak that matmuls reach in practice,
   as the original states it;
@@ -22,10 +24,31 @@ from enum import StrEnum
 
 from .hardware.types import Citation, Source
 
+ORIGINAL_REPOSITORY = "jax-ml/scaling-book"
+"""The original's source repository on GitHub."""
+ORIGINAL_COMMIT = "0296c23df30bd34055ee1f02ae1d8c73699109dc"
+"""The commit of jax-ml/scaling-book whose ``roofline.md`` the book quotes and links to.
+
+Every quotation of the original on pages 1, 2, 4 and 8 is in this version; several are not in the
+earlier :data:`ORIGINAL_EARLIER_COMMIT` (the footnote on 80–85% of the peak, the one on the
+critical batch being per copy of the weights). The web page (jax-ml.github.io/scaling-book) is
+revised without notice, so the book links to this commit's file, not to the page."""
+ORIGINAL_URL = f"https://github.com/{ORIGINAL_REPOSITORY}/blob/{ORIGINAL_COMMIT}/roofline.md"
+"""``roofline.md`` at :data:`ORIGINAL_COMMIT`: the link every "(source)" of the original uses."""
+ORIGINAL_EARLIER_COMMIT = "0819a7d8c55ddc113f5cba0285a5f97380cac1e3"
+"""An earlier commit (18 February 2025) the book used to quote. At it the original still printed
+the H100's critical intensity as "1e15 / 3.35e12 = 298" and worked Problem 1 with 8.1e11 bytes/s
+("3.94e14 / 8.1e11 = 486", "486 / 2 = 243"); at :data:`ORIGINAL_COMMIT` these read
+"9.89e14 / 3.35e12 = 295" and "3.94e14 / 8.2e11 = 480", "480 / 2 = 240"."""
+ORIGINAL_EARLIER_DATE = "2025-02-18"
+"""The date of :data:`ORIGINAL_EARLIER_COMMIT`."""
+
 ORIGINAL = Source(
-    title='How to Scale Your Model, Part 1: "All About Rooflines" (Austin et al., 2025)',
-    url="https://jax-ml.github.io/scaling-book/roofline/",
+    title='How to Scale Your Model, Part 1: "All About Rooflines" (Austin et al., 2025), '
+    f"roofline.md at commit {ORIGINAL_COMMIT[:7]}",
+    url=ORIGINAL_URL,
 )
+"""The original, as the book quotes it: :data:`ORIGINAL_URL`."""
 
 
 @dataclass(frozen=True)
@@ -83,13 +106,38 @@ LLAMA3_405B_MFU = ReportedMFU(
     ),
 )
 
-REPORTED_MFU: tuple[ReportedMFU, ...] = (PALM_540B_MFU, LLAMA3_405B_MFU)
-"""The published runs the book measures "a good MFU" against."""
+MEGASCALE_175B_MFU = ReportedMFU(
+    "MegaScale 175B",
+    "12,288 GPUs",
+    0.552,
+    0.552,
+    Citation(
+        title=(
+            "MegaScale: Scaling Large Language Model Training to More Than 10,000 GPUs "
+            "(Jiang et al., NSDI 2024), abstract"
+        ),
+        url="https://arxiv.org/abs/2402.15627",
+        quote=(
+            "MegaScale achieves 55.2% Model FLOPs Utilization (MFU) when training a 175B LLM "
+            "model on 12,288 GPUs, improving the MFU by 1.34x compared to Megatron-LM"
+        ),
+        note=(
+            "a GPT-3-sized model with the paper's own changes to the block (parallel attention "
+            "and MLP, sliding-window attention) and optimizer (LAMB); NVIDIA Ampere GPUs"
+        ),
+        verified="2026-12-04",
+    ),
+)
+
+REPORTED_MFU: tuple[ReportedMFU, ...] = (LLAMA3_405B_MFU, PALM_540B_MFU, MEGASCALE_175B_MFU)
+"""Published large training runs, lowest MFU first: where a real run lands. Three runs of three
+groups on three kinds of chips, not a bound: a run can do worse, and a better one can be
+published tomorrow."""
 
 REPORTED_MFU_LOW = min(r.low for r in REPORTED_MFU)
-"""Lowest MFU among :data:`REPORTED_MFU` (0.38)."""
+"""Lowest MFU among :data:`REPORTED_MFU` (0.38, Llama 3 405B)."""
 REPORTED_MFU_HIGH = max(r.high for r in REPORTED_MFU)
-"""Highest MFU among :data:`REPORTED_MFU` (0.462)."""
+"""Highest MFU among :data:`REPORTED_MFU` (0.552, MegaScale)."""
 
 
 @dataclass(frozen=True)
@@ -111,13 +159,13 @@ ACHIEVABLE_MATMUL_FRACTION = {
         "H100, B200",
         0.80,
         0.85,
-        Citation(**ORIGINAL, quote=_ACHIEVABLE_QUOTE, note="footnote", verified="2026-12-01"),
+        Citation(**ORIGINAL, quote=_ACHIEVABLE_QUOTE, note="footnote", verified="2026-12-04"),
     ),
     "tpu": AchievableFraction(
         "TPUs",
         0.95,
         0.95,
-        Citation(**ORIGINAL, quote=_ACHIEVABLE_QUOTE, note="footnote", verified="2026-12-01"),
+        Citation(**ORIGINAL, quote=_ACHIEVABLE_QUOTE, note="footnote", verified="2026-12-04"),
     ),
 }
 """The original's footnote on how close real matmuls come to the datasheet peak."""
@@ -131,7 +179,7 @@ TPU_V5P_VPU_CITATION = Citation(
         "7e12 FLOPs / second per core, so its critical intensity is around 3"
     ),
     note="footnote to the dot-product example",
-    verified="2026-12-01",
+    verified="2026-12-04",
 )
 TPU_V5P_VPU_CRITICAL_INTENSITY_ORIGINAL = 3
 """The original's rounded critical intensity of the TPU v5p VPU ("around 3"), FLOPs/byte."""
@@ -151,6 +199,35 @@ class AttentionHeads:
     def group_size(self) -> int:
         """Query heads per key/value head, G = q_heads / kv_heads."""
         return self.q_heads // self.kv_heads
+
+
+@dataclass(frozen=True)
+class MatmulWidth:
+    """One wide matmul dimension of a published model."""
+
+    model: str
+    what: str
+    width: int
+    citation: Citation
+
+
+LLAMA3_405B_FFN = MatmulWidth(
+    "Llama 3 405B",
+    "MLP hidden width F (the down projection contracts over it)",
+    53248,
+    Citation(
+        title="The Llama 3 Herd of Models (Llama Team, AI @ Meta, 2024), Table 3",
+        url="https://arxiv.org/abs/2407.21783",
+        quote="405B: Layers 126, Model Dimension 16,384, FFN Dimension 53,248",
+        note="the 405B column of Table 3; also config.json of meta-llama/Llama-3.1-405B "
+        '("hidden_size": 16384, "intermediate_size": 53248)',
+        verified="2026-12-04",
+    ),
+)
+"""The widest contracting dimension the book names: Llama 3 405B's MLP down projection, F = 53,248
+(its model width D is 16,384)."""
+LLAMA3_405B_D_MODEL = 16384
+"""Llama 3 405B's model width D (:data:`LLAMA3_405B_FFN`'s citation)."""
 
 
 LLAMA2_70B_ATTENTION = AttentionHeads(

@@ -163,9 +163,12 @@ def critical_batch_size(
     D: ArrayLike | None = None,
     F: ArrayLike | None = None,
 ) -> ArrayLike:
-    """Smallest token batch B at which X[B, D]·Y[D, F] is compute-bound on ``chip``.
+    """The critical token batch B*: X[B, D]·Y[D, F] is compute-bound on ``chip`` for B > B*.
 
-    With I* = peak(compute dtype) / bandwidth(level):
+    B* is a threshold, in general not a whole number: at B = B* the matmul sits exactly on the
+    ridge, and the smallest compute-bound whole batch is ⌊B*⌋ + 1. For prose,
+    :func:`roofline_lib.fmt.format_batch` prints ⌊B*⌋, so that "compute-bound for B > ⌊B*⌋" is
+    exact for whole batches. With I* = peak(compute dtype) / bandwidth(level):
 
     * without D and F, the B ≪ D, F limit: intensity 2B/s_y = I*, so B* = I*·s_y / 2
       (240 for bf16 on a TPU v5e; 240 for int8 × int8 with the int8 peak; 120 for int8

@@ -218,7 +218,7 @@ ZH_CN: dict[str, str] = {
     ),
     (
         "At B = {batches} the matmul ran faster than the measured peak: the peak is itself a "
-        "measurement (an {n}×{n} matmul, which a larger matmul can beat, or which ran while the "
+        "measurement (one {n}×{n} matmul, which a larger matmul can beat, or which ran while the "
         "machine was busier)."
     ): (
         "在 B = {batches} 时，矩阵乘法快于实测峰值：峰值本身也是一次测量（一个 {n}×{n} 的矩阵乘法"
@@ -587,6 +587,7 @@ ZH_CN: dict[str, str] = {
     "Matmuls, H100/B200": "矩阵乘法，H100/B200",
     "Matmuls, TPUs": "矩阵乘法，TPU",
     "Llama 3 405B run": "Llama 3 405B 训练",
+    "MegaScale 175B run": "MegaScale 175B 训练",
     "PaLM-540B run": "PaLM-540B 训练",
     "Share of the chips' dense peak FLOP/s (%)": "占芯片稠密峰值 FLOP/s 的比例（%）",
     (
@@ -602,9 +603,9 @@ ZH_CN: dict[str, str] = {
     "H100 SXM: the further the data travels, the more reuse it takes to stay compute-bound": (
         "H100 SXM：数据走得越远，保持计算受限所需的数据复用越多"
     ),
-    "this matmul's\nHBM intensity": "该矩阵乘法的\nHBM 算术强度",
-    "over NVLink": "经 NVLink",
-    "over InfiniBand": "经 InfiniBand",
+    "the matmul at HBM": "该矩阵乘法，HBM 层级",
+    "the matmul over NVLink": "该矩阵乘法，经 NVLink",
+    "the matmul over InfiniBand": "该矩阵乘法，经 InfiniBand",
     # -- book/09_inference.md
     "That uses the sparse peak; C is dense.": "这用的是稀疏峰值；C 是稠密峰值。",
     "decode, 1 request\n(and multi-head decode attention)": (

@@ -339,9 +339,11 @@ ICI_V5P = _ici(
     6,
     1200 * GB,
     "TPU v5p",
-    "6 ports: How to Scale Your Model (Part 2) says 'TPU v4 and TPU v5p are connected to the "
-    "nearest 6 neighbors (forming a 3D torus)', and its table gives 1e11 bytes/s one-way per "
-    "v5p link, which 1200 / 6 / 2 reproduces",
+    "6 ports: How to Scale Your Model (Part 2, tpus.md at commit 0819a7d, 18 February 2025) "
+    "says 'TPU v4 and TPU v5p are connected to the nearest 6 neighbors (forming a 3D torus)'. "
+    "Its table gives 9e10 bytes/s one-way per v5p link (1.8e11 bidi), not the 1e11 of "
+    "Google's 1200 / 6 / 2: its first version (commit 04d8de5, 2 February 2025) gave 1e11 "
+    "one-way per link, and commit 7e97132 of 8 February 2025 changed the table to 9e10",
     verified="2026-12-01",
 )
 ICI_V6E = _ici(
@@ -543,7 +545,7 @@ B200 = Chip(
     peak_flops_per_s={
         "fp64": 37 * T,
         "fp32": 600 * T / 8,
-        "tf32": 18e15 / 8 / 2,
+        "tf32": 2.2e15 / 2,
         "bf16": 36e15 / 8 / 2,
         "fp16": 36e15 / 8 / 2,
         "fp8": 72e15 / 8 / 2,
@@ -570,9 +572,11 @@ B200 = Chip(
         ),
         "peak_flops_per_s.tf32": _sparse(
             _HGX,
-            "HGX B200 (8 GPUs): TF32 Tensor Core 18 PFLOPS* (*with sparsity)",
-            "per GPU dense = 18 ÷ 8 ÷ 2 = 1.125 PFLOPS",
-            verified="2026-12-01",
+            "Individual Blackwell GPU Specifications, HGX B200: TF32 Tensor Core 2.2 PFLOPS* "
+            "(*with sparsity)",
+            "per GPU dense = 2.2 ÷ 2 = 1.1 PFLOPS, NVIDIA's per-GPU figure (the 8-GPU total, "
+            "18 PFLOPS, ÷ 8 would give 2.25; NVIDIA prints 2.2 per GPU)",
+            verified="2026-12-04",
         ),
         "peak_flops_per_s.bf16": _sparse(
             _HGX,

@@ -182,10 +182,14 @@ class Link:
         object.__setattr__(
             self,
             "one_way_bytes_per_s",
-            float(
-                positive_real(
-                    f"{self.key}.one_way_bytes_per_s", self.one_way_bytes_per_s, "bytes/s"
-                )
+            plausible_rate(
+                f"Link {self.key!r}: one_way_bytes_per_s",
+                float(
+                    positive_real(
+                        f"{self.key}.one_way_bytes_per_s", self.one_way_bytes_per_s, "bytes/s"
+                    )
+                ),
+                "bytes/s",
             ),
         )
         per_port, count = self.per_port_one_way_bytes_per_s, self.ports_used
@@ -268,6 +272,39 @@ class Link:
         return say("; ", language=language).join(parts)
 
 
+MIN_PLAUSIBLE_FLOPS_PER_S = 1e6
+"""Below this a peak in FLOP/s (OP/s) is taken for a unit slip, not a chip: the smallest
+microcontrollers do ~1e7–1e8 FLOP/s, while a datasheet's 989.5 TFLOP/s typed as 989.5 is 1e3."""
+MIN_PLAUSIBLE_BYTES_PER_S = 1e6
+"""Below this a bandwidth in bytes/s is taken for a unit slip (TB/s or GB/s typed as bytes/s): a
+microcontroller's memory moves ~1e8 bytes/s, a slow serial link ~1e5–1e6 bits/s is no roofline
+level."""
+
+
+def plausible_rate(name: str, value: float, unit: str) -> float:
+    """``value`` if it is a plausible rate in ``unit`` ("FLOP/s" or "bytes/s"), else a ValueError
+    naming the parameter, the unit it takes and what the number would be in the unit it was
+    probably given in: peak_flops_per_s['bf16'] = 989.5 → "did you give TFLOP/s? 989.5 TFLOP/s
+    is 9.895e14 FLOP/s"."""
+    floor, big = (
+        (MIN_PLAUSIBLE_FLOPS_PER_S, "TFLOP/s")
+        if unit == "FLOP/s"
+        else (MIN_PLAUSIBLE_BYTES_PER_S, "TB/s" if value < 100 else "GB/s")
+    )
+    if value >= floor:
+        return value
+    scale = 1e12 if big.startswith("T") else 1e9
+
+    def sci(x: float) -> str:
+        return f"{x:.4g}".replace("e+", "e")
+
+    raise ValueError(
+        f"{name} is {value:g} {unit}, too small for any real chip (at least {sci(floor).replace('e0', 'e')} "
+        f"{unit}): it takes {unit}, not {big}. Did you give {big}? {value:g} {big} is "
+        f"{sci(value * scale)} {unit}"
+    )
+
+
 MEMORY_LEVELS = ("hbm", "onchip")
 """Roofline levels inside a chip. A chip's link keys are levels too (see :meth:`Chip.levels`)."""
 
@@ -323,15 +360,24 @@ class Chip:
                     f"Chip {self.name!r}: unknown dtype {dtype!r} in peak_flops_per_s; "
                     f"allowed: {', '.join(DTYPES)}"
                 )
-            peaks[dtype] = float(positive_real(f"peak_flops_per_s[{dtype!r}]", rate, "FLOP/s"))
+            key = f"peak_flops_per_s[{dtype!r}]"
+            peaks[dtype] = plausible_rate(
+                f"Chip {self.name!r}: {key}",
+                float(positive_real(key, rate, "FLOP/s")),
+                "FLOP/s",
+            )
         object.__setattr__(self, "peak_flops_per_s", MappingProxyType(peaks))
         object.__setattr__(
             self,
             "hbm_bandwidth_bytes_per_s",
-            float(
-                positive_real(
-                    "hbm_bandwidth_bytes_per_s", self.hbm_bandwidth_bytes_per_s, "bytes/s"
-                )
+            plausible_rate(
+                f"Chip {self.name!r}: hbm_bandwidth_bytes_per_s",
+                float(
+                    positive_real(
+                        "hbm_bandwidth_bytes_per_s", self.hbm_bandwidth_bytes_per_s, "bytes/s"
+                    )
+                ),
+                "bytes/s",
             ),
         )
         for attr, unit in (
@@ -341,7 +387,10 @@ class Chip:
         ):
             value = getattr(self, attr)
             if value is not None:
-                object.__setattr__(self, attr, float(positive_real(attr, value, unit)))
+                checked = float(positive_real(attr, value, unit))
+                if unit == "bytes/s":
+                    checked = plausible_rate(f"Chip {self.name!r}: {attr}", checked, unit)
+                object.__setattr__(self, attr, checked)
         links = dict(self.links)
         for key, link in links.items():
             if not isinstance(link, Link) or link.key != key:

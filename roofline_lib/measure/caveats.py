@@ -88,7 +88,7 @@ def caveats(result: MeasuredRoofline) -> tuple[str, ...]:
         notes.append(
             say(
                 "At B = {batches} the matmul ran faster than the measured peak: the peak is "
-                "itself a measurement (an {n}×{n} matmul, which a larger matmul can beat, or "
+                "itself a measurement (one {n}×{n} matmul, which a larger matmul can beat, or "
                 "which ran while the machine was busier).",
                 batches=_join(compute),
                 n=result.peak.n,

@@ -70,10 +70,13 @@ def plot_pass_times(
         seconds = [float(getattr(op, attribute)) * op.count for op in step.operations]
         ax.barh(rows - offset * BAR_HEIGHT, seconds, BAR_HEIGHT, color=color, label=label)
     ax.set_yticks(rows, [say(name) for name in names])
-    ax.set_xscale("symlog", linthresh=_linear_below(step))
-    ax.set_xlim(left=0)
+    # A log axis, every bar starting at its left edge: times that span several orders of magnitude
+    # all show, and no tick claims a zero a log axis cannot have. A time below the edge (a zero:
+    # no network on one chip) draws no bar.
+    ax.set_xscale("log")
+    ax.set_xlim(left=_axis_floor(step))
     ax.set_xlabel(say("Time per chip, all layers (s)"))
-    ax.xaxis.set_major_formatter(lambda v, _: format_quantity(v, "s", 2) if v > 0 else "0")
+    ax.xaxis.set_major_formatter(lambda v, _: format_quantity(v, "s", 2) if v > 0 else "")
     what = (
         say("a prefill of {tokens} tokens", tokens=f"{int(step.tokens):,}")
         if phase == "prefill"
@@ -101,15 +104,17 @@ def _where(estimate: InferenceEstimate) -> str:
     return f"{estimate.n_chips} × {chip}" if estimate.n_chips > 1 else chip
 
 
-def _linear_below(step: Pass) -> float:
-    """The symlog axis's linear range: a thousandth of the longest bar, so that bars three orders
-    of magnitude apart all show, and a zero (no network) sits at the axis."""
+def _axis_floor(step: Pass) -> float:
+    """The log axis's left edge, where every bar starts: the decade at or below a ten-thousandth
+    of the longest bar, so that bars four orders of magnitude shorter still show."""
     longest = max(
         float(getattr(op, attribute)) * op.count
         for op in step.operations
         for attribute in ("t_math_s", "t_hbm_s", "t_network_s")
     )
-    return longest / 1e3 if longest > 0 else 1.0
+    if longest <= 0:
+        return 1e-9
+    return float(10 ** np.floor(np.log10(longest / 1e4)))
 
 
 def one_batch(estimate: InferenceEstimate) -> float:

@@ -10,6 +10,7 @@ library change the page did not follow, or a stale execution cache all show up a
 from __future__ import annotations
 
 import roofline_lib as rl
+from roofline_lib.fmt import format_batch
 from roofline_lib.fmt import format_number as n
 from roofline_lib.fmt import format_percent as pct
 from roofline_lib.fmt import format_quantity as q
@@ -136,9 +137,10 @@ def _matmul() -> dict[str, str]:
         "m_i": n(i256),
         "m_i_approx": n(256),
         "m_err": pct(256 / i256 - 1, 2),
-        "v5e_bstar": n(_ci(V5E)),
-        "h100_bstar": n(_ci(H100)),
-        "v6e_bstar": n(_ci(V6E)),
+        # B* is a threshold (compute-bound for B > B*), printed rounded down: 240.5 → "240"
+        "v5e_bstar": format_batch(_ci(V5E)),
+        "h100_bstar": format_batch(_ci(H100)),
+        "v6e_bstar": format_batch(_ci(V6E)),
         "tokens": n(512 * 4096, 7),
         "per_replica": n(512 * 4096 // 128, 5),
         "tile_128": n(64),
@@ -257,7 +259,8 @@ ERRATUM_SOURCES: dict[str, tuple[str, list[str]]] = {
     # source's figure and the correction, or the source's own words where it prints no number)
     "sec-errata-mfu-30": ("the guide", ["70% of the time", "er_mfu_unused"]),
     "sec-errata-slope": ("the guide", ["斜线变陡", "slope one"]),
-    "sec-errata-h100-ci": ("both", ["er_h100_ci_src", "er_h100_ci"]),
+    # the original printed 298 at 0819a7d but prints 295 at the pinned commit: the guide's alone
+    "sec-errata-h100-ci": ("the guide", ["er_h100_ci_src", "er_h100_ci"]),
     "sec-errata-v6e-ci": ("the guide", ["~569", "er_v6e_ci"]),
     "sec-errata-ici": ("both", ["er_ici_src", "er_d_star_src", "er_d_star"]),
     "sec-errata-llama-mfu": ("the guide", ["er_mfu_claimed", "er_mfu_real_dense"]),

@@ -50,10 +50,11 @@ def test_decode_attention_refuses_heads_that_do_not_group():
         rl.decode_attention(1, 4096, 128, 8, 0)
 
 
-def test_reported_mfus_are_cited_and_span_38_to_46_percent():
+def test_reported_mfus_are_cited_and_span_38_to_55_percent():
     assert published.PALM_540B_MFU.low == 0.462
     assert (published.LLAMA3_405B_MFU.low, published.LLAMA3_405B_MFU.high) == (0.38, 0.43)
-    assert (published.REPORTED_MFU_LOW, published.REPORTED_MFU_HIGH) == (0.38, 0.462)
+    assert published.MEGASCALE_175B_MFU.high == 0.552  # MegaScale, the highest of the three
+    assert (published.REPORTED_MFU_LOW, published.REPORTED_MFU_HIGH) == (0.38, 0.552)
     for run in published.REPORTED_MFU:
         assert run.citation.url.startswith("https://arxiv.org/")
         assert f"{run.high * 100:g}" in run.citation.quote
