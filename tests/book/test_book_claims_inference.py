@@ -68,7 +68,7 @@ def test_the_critical_batch_of_eight_chips_is_the_output_projections(html: Path)
     assert shown["inf_crit"] == format_number(i_star * k * n / (k * n - i_star * (k + n)))
     assert shown["inf_crit"] == "437"
     assert shown["inf_narrow"] == "1,024"
-    assert "the narrowest matmul sets it: the output projection" in _text(html)
+    assert "is set on eight chips by the thinnest: the output projection" in _text(html)
 
 
 def test_prefill_shards_are_compared_with_the_eight_way_all_reduce(html: Path) -> None:

@@ -224,21 +224,7 @@ def test_a_and_an_before_a_number_follow_how_it_is_read(html: Path, page: str) -
 
 # -- figures ------------------------------------------------------------------------------------
 
-UNCAPTIONED_ELSEWHERE = {
-    "book/09_inference": "page 9's first chart (plots.plot_roofline, shown with show()) has no "
-    "{glue:figure} caption; book/09_inference.md is being edited on another branch"
-}
-
-
-@pytest.mark.parametrize(
-    "page",
-    [
-        pytest.param(p, marks=pytest.mark.xfail(reason=UNCAPTIONED_ELSEWHERE[p], strict=True))
-        if p in UNCAPTIONED_ELSEWHERE
-        else p
-        for p in toc_pages()
-    ],
-)
+@pytest.mark.parametrize("page", toc_pages())
 def test_every_figure_has_a_numbered_caption(html: Path, page: str) -> None:
     article = _article(html, page)
     for img in article.select("img"):
