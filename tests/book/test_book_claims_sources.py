@@ -224,6 +224,7 @@ def test_a_and_an_before_a_number_follow_how_it_is_read(html: Path, page: str) -
 
 # -- figures ------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("page", toc_pages())
 def test_every_figure_has_a_numbered_caption(html: Path, page: str) -> None:
     article = _article(html, page)
