@@ -32,8 +32,8 @@ pytestmark = pytest.mark.slow
 
 PAGE = ROOT / "book" / "09_inference.md"
 SECTION_START = "(sec-inference-measured)="
-"""The section runs from its label to the code cell after its own (the guide's sample sweep)."""
-CELL = "```{code-cell}"
+SECTION_END = ":::{takeaway}"
+"""The section runs from its label to the page's takeaway, the next block that is not its own."""
 BUILD_TIMEOUT_S = 300
 
 
@@ -42,7 +42,7 @@ def section_page() -> str:
     source = PAGE.read_text(encoding="utf-8")
     setup_end = source.index("```\n", source.index("```{code-cell}")) + len("```\n")
     start = source.index(SECTION_START)
-    end = source.index(CELL, source.index(CELL, start) + len(CELL))
+    end = source.index(SECTION_END, start)
     return source[:setup_end] + "\n" + source[start:end]
 
 
