@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import cached_property
 from importlib import resources
 from typing import Any
 
@@ -317,9 +318,10 @@ class Pass:
         """The upper bound Σ_ops (T_math + T_hbm + T_net): nothing overlaps."""
         return self.total("t_upper_s")
 
-    @property
+    @cached_property
     def times(self) -> PassTimes:
-        """The three named times."""
+        """The three named times (each a sum over the operations: worked out once per pass, as
+        the TTFT, inter-token latency, throughput and JSON all read them)."""
         return PassTimes(self.t_bound_s, self.t_estimate_s, self.t_upper_s)
 
     @property
