@@ -12,7 +12,9 @@
 #   make lab       JupyterLab on a git-ignored copy of the exercises (work/), as a student sees it
 #   make student-kit   dist/roofline-student-kit.zip: what students install (no solutions, no grader)
 #   make release   regenerate exercises/ (student version) from solutions/, and the visible checks
-#   make grade SUBMISSIONS=path [OUT=dir] [JOBS=n]   autograde a folder or .zip of submissions
+#   make grade SUBMISSIONS=path [OUT=dir] [JOBS=n] [ROSTER=csv] [PROBLEM=problemN] [ACCEPT_UNPLACED=1]
+#                  autograde a folder, .zip or LMS download of submissions (ACCEPT_UNPLACED=1: exit 0
+#                  when some files could not be placed; they are still listed in report.txt)
 #   make feedback SUBMISSIONS=path [OUT=dir] [EXCHANGE=dir]   grade (or resume) and release the
 #                  feedback to nbgrader's exchange, for the students' Fetch Feedback
 #   make formgrader [OUT=dir]   nbgrader's formgrader on a graded workspace, to grade the written
@@ -107,15 +109,18 @@ release: $(STAMP)
 	$(BIN)/python -m roofline_grader.checks.visible
 	$(BIN)/python -m roofline_grader.course.release
 
+# make grade's and make feedback's variables, as roofline-grade's options (one list for both)
+GRADE_OPTIONS = $(if $(OUT),--out "$(OUT)") $(if $(JOBS),--jobs $(JOBS)) $(if $(ROSTER),--roster "$(ROSTER)") $(if $(PROBLEM),--problem "$(PROBLEM)") $(if $(filter 1 yes true,$(ACCEPT_UNPLACED)),--accept-unplaced)
+
 grade: $(STAMP) sandbox
-	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=path/to/submissions [OUT=dir] [JOBS=n] [ROSTER=roster.csv] [PROBLEM=problemN]"; exit 2; }
-	$(BIN)/roofline-grade "$(SUBMISSIONS)" $(if $(OUT),--out "$(OUT)") $(if $(JOBS),--jobs $(JOBS)) $(if $(ROSTER),--roster "$(ROSTER)") $(if $(PROBLEM),--problem "$(PROBLEM)")
+	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=path/to/submissions [OUT=dir] [JOBS=n] [ROSTER=roster.csv] [PROBLEM=problemN] [ACCEPT_UNPLACED=1]"; exit 2; }
+	$(BIN)/roofline-grade "$(SUBMISSIONS)" $(GRADE_OPTIONS)
 
 # The same run as make grade (already graded submissions are not graded again), then each page
 # goes to the exchange: EXCHANGE, else $ROOFLINE_EXCHANGE, else <workspace>/exchange.
 feedback: $(STAMP) sandbox
-	@test -n "$(SUBMISSIONS)" || { echo "usage: make feedback SUBMISSIONS=path/to/submissions [OUT=dir] [EXCHANGE=dir] [JOBS=n] [ROSTER=roster.csv] [PROBLEM=problemN]"; exit 2; }
-	$(BIN)/roofline-grade "$(SUBMISSIONS)" $(if $(OUT),--out "$(OUT)") $(if $(JOBS),--jobs $(JOBS)) $(if $(ROSTER),--roster "$(ROSTER)") $(if $(PROBLEM),--problem "$(PROBLEM)") --release-feedback $(if $(EXCHANGE),--exchange "$(EXCHANGE)")
+	@test -n "$(SUBMISSIONS)" || { echo "usage: make feedback SUBMISSIONS=path/to/submissions [OUT=dir] [EXCHANGE=dir] [JOBS=n] [ROSTER=roster.csv] [PROBLEM=problemN] [ACCEPT_UNPLACED=1]"; exit 2; }
+	$(BIN)/roofline-grade "$(SUBMISSIONS)" $(GRADE_OPTIONS) --release-feedback $(if $(EXCHANGE),--exchange "$(EXCHANGE)")
 
 # OUT: the workspace roofline-grade wrote (default: grading/). Ctrl-C stops the server.
 formgrader: setup

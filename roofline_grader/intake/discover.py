@@ -114,16 +114,54 @@ class NothingToGradeError(IntakeError):
 
 
 class Why(enum.Enum):
-    """Why a file was not graded."""
+    """Why a file was not graded, and what the instructor can do about it.
 
-    NOT_NOTEBOOK = "not a notebook"
-    NO_PROBLEM = "no problem in its name"
-    NO_STUDENT = "no student in its name"
-    NOT_IN_ROSTER = "not in the roster"
-    SUPERSEDED = "superseded by a later upload"
-    OUTSIDE = "outside any student's folder"
-    LINK = "symbolic link, not followed"
-    NESTED_ZIP = "a zip inside the download, not opened"
+    Each member's value is ``(words, advice)``: ``words`` is the reason as report.txt prints it;
+    ``advice`` is what would place such a file, or ``""`` for a routine reason. Routine means
+    nothing is wrong and nothing is to be done: an earlier upload that a later one of the same
+    student and problem supersedes (a resubmission) is listed in the report, and does not make
+    ``roofline-grade`` exit 3. Every other reason is a file the run could not place to a student
+    and problem, which the instructor must look at.
+    """
+
+    NOT_NOTEBOOK = (
+        "not a notebook",
+        "open them: a student who handed in another kind of file has no notebook graded",
+    )
+    NO_PROBLEM = (
+        "no problem in its name",
+        "pass --problem problemN when the download holds one problem, or rename the files",
+    )
+    NO_STUDENT = ("no student in its name", "rename the files as <student>_<problemN>.ipynb")
+    NOT_IN_ROSTER = (
+        "not in the roster",
+        "add the student to the roster (--roster), or leave them out if they are not in the course",
+    )
+    SUPERSEDED = ("superseded by a later upload", "")
+    OUTSIDE = (
+        "outside any student's folder",
+        "move each notebook into <student>/<problemN>/",
+    )
+    LINK = ("symbolic link, not followed", "replace each link by the file it points to")
+    NESTED_ZIP = (
+        "a zip inside the download, not opened",
+        "unpack it, or pass it as SUBMISSIONS on its own",
+    )
+
+    @property
+    def words(self) -> str:
+        """The reason, as report.txt prints it."""
+        return str(self.value[0])
+
+    @property
+    def advice(self) -> str:
+        """What would place such a file ('' for a routine reason)."""
+        return str(self.value[1])
+
+    @property
+    def routine(self) -> bool:
+        """True when nothing is wrong: listed in the report, never a reason to exit 3."""
+        return not self.advice
 
 
 @dataclass(frozen=True)
@@ -702,7 +740,7 @@ def _nothing(path: Path, found: _Found, layout: str, assignments: Sequence[str])
         lines.append("For example: " + ", ".join(repr(e) for e in found.examples))
     else:
         lines.append("Saw no files at all.")
-    reasons = Counter(u.why.value for u in found.unplaced)
+    reasons = Counter(u.why.words for u in found.unplaced)
     if reasons:
         lines.append(
             "Not graded: "

@@ -134,6 +134,14 @@ class Report:
         """(student, assignment, problem) for every problem met, in input order."""
         return [(r.student, r.assignment, p) for r in self.results for p in r.problems]
 
+    def unplaced_needing_you(self) -> list[Unplaced]:
+        """The files not graded that the run could not place (roofline-grade exits 3 for them)."""
+        return [u for u in self.unplaced if not u.why.routine]
+
+    def unplaced_routine(self) -> list[Unplaced]:
+        """The files not graded for a routine reason (a superseded upload): listed, not an error."""
+        return [u for u in self.unplaced if u.why.routine]
+
     def text(self) -> str:
         n = len(self.results)
         assignments = len({r.assignment for r in self.results})
@@ -187,9 +195,17 @@ class Report:
                 )
                 for p in items:
                     lines.append(f"    - {p.kind.words}: {p.where}{p.detail}")
-        if self.unplaced:
-            lines += ["", f"Files not graded ({len(self.unplaced)}):"]
-            lines += [f"  {u.file}\n    - {u.why.value}: {u.detail}" for u in self.unplaced]
+        needing, routine = self.unplaced_needing_you(), self.unplaced_routine()
+        if needing:
+            lines += ["", f"Files not graded, to look at ({len(needing)}):"]
+            lines += [f"  {u.file}\n    - {u.why.words}: {u.detail}" for u in needing]
+        if routine:
+            lines += [
+                "",
+                f"Earlier uploads not graded ({len(routine)}; routine: the latest upload of each "
+                "student and problem is graded):",
+            ]
+            lines += [f"  {u.file}\n    - {u.why.words}: {u.detail}" for u in routine]
         if self.class_summary is not None:
             lines += ["", *text_lines(self.class_summary, self.workspace / "report.html")]
         return "\n".join(lines) + "\n"
@@ -208,7 +224,12 @@ class Report:
             "awaiting_by_hand": dict(self.tally.by_hand),
             "feedback_release": self.feedback_release,
             "unplaced": [
-                {"file": u.file, "why": u.why.name.lower(), "detail": u.detail}
+                {
+                    "file": u.file,
+                    "why": u.why.name.lower(),
+                    "routine": u.why.routine,
+                    "detail": u.detail,
+                }
                 for u in self.unplaced
             ],
             "problems": [

@@ -15,10 +15,12 @@ SUBMISSIONS may also be an LMS download (roofline_grader.intake): a Canvas
 (``<student>_<problemN>.ipynb``), or a folder of such zips (one per assignment). ``--roster CSV``
 maps its files to students (roofline_grader.intake.roster) and adds canvas_grades.csv and
 moodle_grades.csv to the workspace (roofline_grader.outputs.exports); ``--problem problemN`` says every
-notebook is that problem. Every file not graded is listed in report.txt and report.json. Exit
-statuses for them (see EXIT_STATUSES): 3 when some files could not be placed (the rest is graded
-and reported; ``--accept-unplaced`` makes that 0), 4 when no notebook could be placed at all
-(nothing is graded; the message says what was seen), 2 for an unreadable roster.
+notebook is that problem. Every file not graded is listed in report.txt and report.json. An
+earlier upload superseded by a later one (a resubmission) is routine: listed, exit status 0. Exit
+statuses for the others (see EXIT_STATUSES): 3 when some files could not be placed to a student
+and problem (the rest is graded and reported; the message says what would place each kind;
+``--accept-unplaced``, ``make grade ACCEPT_UNPLACED=1``, makes that 0), 4 when no notebook could
+be placed at all (nothing is graded; the message says what was seen), 2 for an unreadable roster.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import os
 import signal
 import sys
 import warnings
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -37,7 +40,7 @@ from roofline_grader.course.config import DEFAULT_CELL_TIMEOUT_S, DEFAULT_NOTEBO
 from roofline_grader.course.release import ensure_scripts_on_path
 from roofline_grader.course.rubric import RubricError
 from roofline_grader.handgrading.manual import ManualSheetError
-from roofline_grader.intake.discover import IntakeError, NothingToGradeError
+from roofline_grader.intake.discover import IntakeError, NothingToGradeError, Unplaced
 from roofline_grader.intake.roster import RosterError
 from roofline_grader.kernel.sandbox import SandboxUnavailableError
 from roofline_grader.outputs.exchange import ExchangeUnavailableError, check_exchange
@@ -50,7 +53,8 @@ EXIT_NOTHING = 4
 EXIT_CLUSTER = 5
 """The Dask cluster (--cluster) could not be reached, or was lost or refused work during the run."""
 EXIT_STATUSES = (
-    "Exit status: 0 every submission graded (bad ones included: they are graded and reported); "
+    "Exit status: 0 every submission graded (bad ones included: they are graded and reported; "
+    "earlier uploads superseded by a resubmission are listed, not an error); "
     "2 SUBMISSIONS, the roster, the exchange or a hand-score sheet cannot be used (nothing "
     f"graded); {EXIT_UNPLACED} some files could not be placed to a student and problem (the rest "
     f"is graded; report.txt lists each file and why; --accept-unplaced gives 0); {EXIT_NOTHING} "
@@ -152,7 +156,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--accept-unplaced",
         action="store_true",
-        help=f"exit 0, not {EXIT_UNPLACED}, when some files could not be placed (they are listed)",
+        help=(
+            f"exit 0, not {EXIT_UNPLACED}, when some files could not be placed to a student and "
+            "problem (they are still listed); superseded uploads never give 3"
+        ),
     )
     p.add_argument(
         "--release-feedback",
@@ -277,15 +284,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 130
     print(report.text(), end="")
-    if report.unplaced and not args.accept_unplaced:
-        print(
-            f"roofline-grade: {len(report.unplaced)} file(s) could not be placed to a student and "
-            f"problem and were not graded (listed above and in {report.workspace / 'report.txt'}); "
-            "fix the names, the roster or --problem, or pass --accept-unplaced",
-            file=sys.stderr,
-        )
+    needing = report.unplaced_needing_you()
+    if needing and not args.accept_unplaced:
+        print(unplaced_message(needing, report.workspace / "report.txt"), file=sys.stderr)
         return EXIT_UNPLACED
     return 0
+
+
+def unplaced_message(needing: Sequence[Unplaced], report_txt: Path) -> str:
+    """Why the run exits 3: how many files of each reason, and what would place each kind."""
+    by_why = Counter(u.why for u in needing)
+    reasons = "; ".join(f"{n} {why.words} ({why.advice})" for why, n in by_why.most_common())
+    return (
+        f"roofline-grade: {len(needing)} file(s) could not be placed to a student and problem "
+        f"and were not graded (listed above and in {report_txt}): {reasons}. Once you have looked "
+        "at them, --accept-unplaced (make grade ... ACCEPT_UNPLACED=1) exits 0."
+    )
 
 
 if __name__ == "__main__":

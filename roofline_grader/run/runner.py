@@ -360,7 +360,11 @@ def _write_outputs(
     """Hand scores, grades.csv, the LMS files, feedback pages and zips, the exchange, the manual
     sheet (the run's third stage, after every result is merged)."""
     intake = plan.intake
-    intake_notes = [f"Input: {intake.layout} layout; {len(intake.unplaced)} file(s) not graded."]
+    routine = sum(u.why.routine for u in intake.unplaced)
+    intake_notes = [
+        f"Input: {intake.layout} layout; {len(intake.unplaced)} file(s) not graded"
+        + (f" ({routine} of them earlier uploads, superseded)." if routine else ".")
+    ]
     hand_notes: list[str] = []
     if options.manual_scores and plan.hand_scores is not None:
         hand_notes.append(apply_scores(gb, options.manual_scores, plan.hand_scores).words())

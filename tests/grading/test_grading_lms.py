@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import csv
 import json
+import subprocess
 import zipfile
 from pathlib import Path
 
 import nbformat
 import pytest
 
-from .conftest import CELL_TIMEOUT_S, roofline_grade
-from .grading_cases import release_notebook, solved
+from .conftest import CELL_TIMEOUT_S, grading_env, roofline_grade
+from .grading_cases import ROOT, release_notebook, solved
 
 pytestmark = pytest.mark.slow
 
@@ -67,7 +68,12 @@ def test_a_canvas_download_with_a_roster_grades_every_student_and_lists_every_ot
     args = (archive, "--roster", roster, "--out", workspace, "--timeout", CELL_TIMEOUT_S)
     run = roofline_grade(*args, "--jobs", "2", "--quiet")
     assert run.returncode == 3, run.stderr[-3000:]
-    assert "5 file(s) could not be placed" in run.stderr and "--accept-unplaced" in run.stderr
+    # the resubmission is routine: 4 files need the instructor, and the message says what for each
+    assert "4 file(s) could not be placed" in run.stderr and "--accept-unplaced" in run.stderr
+    assert "2 not a notebook (open them" in run.stderr
+    assert "1 not in the roster (add the student to the roster" in run.stderr
+    assert "1 no problem in its name (pass --problem problemN" in run.stderr
+    assert "superseded" not in run.stderr
 
     grades = _grades(workspace)
     assert sorted(grades) == ["s001", "s002", "s003"]
@@ -76,6 +82,8 @@ def test_a_canvas_download_with_a_roster_grades_every_student_and_lists_every_ot
 
     report = json.loads((workspace / "report.json").read_text())
     why = {u["file"]: u["why"] for u in report["unplaced"]}
+    routine = {u["file"] for u in report["unplaced"] if u["routine"]}
+    assert routine == {"doejane_12345_1001_problem1.ipynb"}
     assert why == {
         "doejane_12345_1001_problem1.ipynb": "superseded",
         "roemaryann_late_23456_1003_notes.pdf": "not_notebook",
@@ -84,7 +92,8 @@ def test_a_canvas_download_with_a_roster_grades_every_student_and_lists_every_ot
         "doejane_12345_1005_Untitled.ipynb": "no_problem",
     }
     text = (workspace / "report.txt").read_text()
-    assert "Files not graded (5):" in text and "Input: Canvas layout" in text
+    assert "Files not graded, to look at (4):" in text and "Input: Canvas layout" in text
+    assert "Earlier uploads not graded (1; routine" in text
     assert "Canvas user 99999 (=cmd) is in no roster row" in text
     assert "doejane_12345_1007_problem1-1.ipynb, a later upload, which was graded" in text
     assert "submitted late (LMS): Canvas marked 'Problem 1.ipynb' late" in text
@@ -106,7 +115,53 @@ def test_a_canvas_download_with_a_roster_grades_every_student_and_lists_every_ot
     # Accepting the unplaced files: status 0, nothing graded again, the same list.
     again = roofline_grade(*args, "--accept-unplaced", "--quiet")
     assert again.returncode == 0, again.stderr[-2000:]
-    assert "0 graded now" in again.stdout and "Files not graded (5):" in again.stdout
+    assert "0 graded now" in again.stdout and "Files not graded, to look at (4):" in again.stdout
+
+
+def test_a_resubmission_is_routine_and_make_grade_accepts_unplaced_files(
+    tmp_path: Path, release: Path
+) -> None:
+    """Jane uploads twice (Canvas renames the second problem1-1.ipynb): the run exits 0 and lists
+    the first upload as superseded by the second. A second download that adds a PDF, a file no
+    one can place, exits 3; `make grade ... ACCEPT_UNPLACED=1` is the same run exiting 0."""
+    blank = nbformat.writes(release_notebook(release, "problem1"))
+    good = nbformat.writes(solved(release, "problem1"))
+    archive = tmp_path / "roofline-problem-1_submissions.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("doejane_12345_1001_problem1.ipynb", blank)
+        zf.writestr("doejane_12345_1007_problem1-1.ipynb", good)
+    workspace = tmp_path / "workspace"
+    args = ("--out", workspace, "--timeout", CELL_TIMEOUT_S, "--quiet")
+    run = roofline_grade(archive, *args)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "could not be placed" not in run.stderr
+    assert _grades(workspace)["12345"]["problem1"] == PROBLEM1_POINTS  # the later upload
+    (entry,) = json.loads((workspace / "report.json").read_text())["unplaced"]
+    assert entry["file"] == "doejane_12345_1001_problem1.ipynb"
+    assert entry["why"] == "superseded" and entry["routine"] is True
+    assert (
+        "doejane_12345_1007_problem1-1.ipynb, a later upload, which was graded" in entry["detail"]
+    )
+    text = (workspace / "report.txt").read_text()
+    assert "Earlier uploads not graded (1; routine" in text and "to look at" not in text
+    assert "1 file(s) not graded (1 of them earlier uploads, superseded)" in text
+
+    with zipfile.ZipFile(archive, "a") as zf:
+        zf.writestr("doejane_12345_1008_notes.pdf", "%PDF-1.4")
+    run = roofline_grade(archive, *args)
+    assert run.returncode == 3, run.stderr[-3000:]
+    assert "1 file(s) could not be placed" in run.stderr and "ACCEPT_UNPLACED=1" in run.stderr
+    make = subprocess.run(
+        ["make", "-s", "grade", f"SUBMISSIONS={archive}", f"OUT={workspace}", "ACCEPT_UNPLACED=1"],
+        cwd=ROOT,
+        env=grading_env(),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert make.returncode == 0, make.stdout[-2000:] + make.stderr[-2000:]
+    assert "Files not graded, to look at (1):" in make.stdout, make.stdout[-3000:]
 
 
 def test_a_moodle_download_in_folders_grades_with_problem_given(
