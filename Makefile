@@ -17,6 +17,10 @@
 #                  when some files could not be placed; they are still listed in report.txt)
 #   make feedback SUBMISSIONS=path [OUT=dir] [EXCHANGE=dir]   grade (or resume) and release the
 #                  feedback to nbgrader's exchange, for the students' Fetch Feedback
+#   make exchange  release the problems to nbgrader's exchange ($ROOFLINE_EXCHANGE, else
+#                  grading/exchange), for the students' Fetch (what make lab does first)
+#   make collect [PROBLEM=problemN]   nbgrader collect: the exchange's submissions (every problem's,
+#                  or one) into grading/submitted/, ready for make grade or make feedback
 #   make formgrader [OUT=dir]   nbgrader's formgrader on a graded workspace, to grade the written
 #                  answers by hand with the model answer and rubric beside each (prints its URL)
 #   make bench     benchmarks: grader speed-up and roofline measurements, as ratios
@@ -32,7 +36,7 @@ export PATH := $(CURDIR)/$(BIN):$(PATH)
 export PYTHONPATH := $(CURDIR)
 export MPLBACKEND := Agg
 
-.PHONY: setup book translations check test lint format lab student-kit release grade feedback formgrader bench measure clean lock sandbox
+.PHONY: setup book translations check test lint format lab exchange collect student-kit release grade feedback formgrader bench measure clean lock sandbox
 
 # -- set-up ------------------------------------------------------------------------------
 # Reinstalls only when pyproject.toml or constraints.txt change.
@@ -94,9 +98,18 @@ test: setup lint sandbox
 	$(BIN)/python -m pytest -n 3 --dist loadgroup
 
 # -- students and instructors ----------------------------------------------------------------
-lab: setup
-	$(BIN)/python -m roofline_grader.course.lab
+lab: setup exchange
 	$(BIN)/python kit/start_lab.py --exercises exercises --work work --course-config "$(CURDIR)"
+
+# nbgrader's commands run with the venv's scripts first on PATH (exported above): nbgrader runs
+# `alembic` from PATH to create the gradebook, so a bare .venv/bin/nbgrader fails in a new workspace.
+exchange: $(STAMP)
+	$(BIN)/python -m roofline_grader.course.lab
+
+PROBLEMS = $(sort $(notdir $(wildcard exercises/problem*)))
+collect: $(STAMP)
+	@for problem in $(or $(PROBLEM),$(PROBLEMS)); do \
+	  $(BIN)/nbgrader collect "$$problem" || exit $$?; done
 
 # bubblewrap for the grading sandbox and, as root, the user students' kernels run as
 sandbox: $(STAMP)

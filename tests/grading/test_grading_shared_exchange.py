@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 import pwd
+import re
 import secrets
 import shlex
 import shutil
@@ -40,7 +41,7 @@ import pytest
 from roofline_grader.course.config import COURSE_ID
 from roofline_grader.outputs.exchange import EXCHANGE_MODE
 
-from .conftest import grade_quietly
+from .conftest import grading_env
 from .grading_cases import ROOT
 from .test_grading_feedback_release import HIDDEN_TEXT, answer
 
@@ -58,6 +59,14 @@ def _require_root() -> None:
         why = f"missing tools: {', '.join(missing)}"
     if why:
         (pytest.fail if in_ci else pytest.skip)(why)
+
+
+def readme_exchange_loop() -> list[str]:
+    """The commands of README.md's shared-exchange loop (the bash block that runs `make collect`),
+    comments dropped: the test runs what the README says, so the two cannot drift apart."""
+    blocks = re.findall(r"```bash\n(.*?)```", (ROOT / "README.md").read_text(), re.DOTALL)
+    (loop,) = [b for b in blocks if "make collect" in b]
+    return [line.split("  #")[0].strip() for line in loop.splitlines() if line.strip()]
 
 
 @dataclass(frozen=True)
@@ -198,7 +207,14 @@ def test_a_class_round_trip_across_os_users(a_class: Class, tmp_path: Path) -> N
         "ROOFLINE_GRADING_DIR": str(teacher.home / "grading"),
         "ROOFLINE_EXCHANGE": str(exchange),
     }
-    m.nbgrader(teacher, "release_assignment", "problem1", cwd=ROOT, PYTHONPATH=str(ROOT), **course)
+    # The README's loop, its commands as written, run by the instructor in a shell whose PATH has no
+    # venv (as after a login): nbgrader must find `alembic` for the new gradebook all the same.
+    export, publish, collect, feedback = readme_exchange_loop()
+    assert export == "export ROOFLINE_EXCHANGE=/srv/nbgrader/exchange"
+    bare = {"PATH": "/usr/bin:/bin", **course}
+    assert not (teacher.home / "grading" / "gradebook.db").exists()
+    m.run(teacher, shlex.split(publish), cwd=ROOT, **bare)
+    assert (exchange / COURSE_ID / "outbound" / "problem1" / "problem1.ipynb").is_file()
 
     config = student.home / ".jupyter" / "nbgrader_config.py"
     m.run(student, ["mkdir", "-p", str(config.parent)], cwd=student.home)
@@ -222,14 +238,27 @@ def test_a_class_round_trip_across_os_users(a_class: Class, tmp_path: Path) -> N
     assert [p.stat().st_uid for p in inbound] == [student.uid]
     assert inbound[0].name.startswith(f"{student.name}+problem1+")
 
-    m.nbgrader(teacher, "collect", "problem1", cwd=ROOT, PYTHONPATH=str(ROOT), **course)
+    assert not (teacher.home / "grading" / "gradebook.db").exists()
+    m.run(teacher, shlex.split(collect), cwd=ROOT, **bare)
     collected = teacher.home / "grading" / "submitted"
     assert (collected / student.name / "problem1" / "submission_secret.txt").is_file()
+    assert (teacher.home / "grading" / "gradebook.db").is_file()
 
-    run = grade_quietly(
-        collected, tmp_path / "grading", "--release-feedback", "--exchange", exchange
+    # `sudo make feedback ...` as root (this test runs as root), the README's paths made the test's:
+    # the instructor's workspace is their grading folder, the exchange the test's.
+    words = shlex.split(feedback.replace("$ROOFLINE_EXCHANGE", str(exchange)))
+    assert words[:3] == ["sudo", "make", "feedback"]
+    words = [w.replace("=grading/", f"={teacher.home / 'grading'}/") for w in words[1:]]
+    run = subprocess.run(
+        [*words, f"OUT={tmp_path / 'grading'}"],
+        cwd=ROOT,
+        env=grading_env(**course),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
     )
-    assert run.returncode == 0, run.stderr[-3000:]
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     assert "1 problem pages; not released: 0." in run.stdout
 
     m.nbgrader(student, "fetch_feedback", "problem1", cwd=student.home)
