@@ -14,7 +14,8 @@
 #   make release   regenerate exercises/ (student version) from solutions/, and the visible checks
 #   make grade SUBMISSIONS=path [OUT=dir] [JOBS=n] [ROSTER=csv] [PROBLEM=problemN] [ACCEPT_UNPLACED=1]
 #                  autograde a folder, .zip or LMS download of submissions (ACCEPT_UNPLACED=1: exit 0
-#                  when some files could not be placed; they are still listed in report.txt)
+#                  when some files could not be placed; they are still listed in report.txt;
+#                  LMS_ZERO_FOR_MISSING=1: 0, not a blank, in the LMS files for no submission)
 #   make feedback SUBMISSIONS=path [OUT=dir] [EXCHANGE=dir]   grade (or resume) and release the
 #                  feedback to nbgrader's exchange, for the students' Fetch Feedback
 #   make exchange  release the problems to nbgrader's exchange ($ROOFLINE_EXCHANGE, else
@@ -123,7 +124,7 @@ release: $(STAMP)
 	$(BIN)/python -m roofline_grader.course.release
 
 # make grade's and make feedback's variables, as roofline-grade's options (one list for both)
-GRADE_OPTIONS = $(if $(OUT),--out "$(OUT)") $(if $(JOBS),--jobs $(JOBS)) $(if $(ROSTER),--roster "$(ROSTER)") $(if $(PROBLEM),--problem "$(PROBLEM)") $(if $(filter 1 yes true,$(ACCEPT_UNPLACED)),--accept-unplaced)
+GRADE_OPTIONS = $(if $(OUT),--out "$(OUT)") $(if $(JOBS),--jobs $(JOBS)) $(if $(ROSTER),--roster "$(ROSTER)") $(if $(PROBLEM),--problem "$(PROBLEM)") $(if $(filter 1 yes true,$(ACCEPT_UNPLACED)),--accept-unplaced) $(if $(filter 1 yes true,$(LMS_ZERO_FOR_MISSING)),--lms-zero-for-missing)
 
 grade: $(STAMP) sandbox
 	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=path/to/submissions [OUT=dir] [JOBS=n] [ROSTER=roster.csv] [PROBLEM=problemN] [ACCEPT_UNPLACED=1]"; exit 2; }

@@ -407,6 +407,13 @@ def carried_note(source: str) -> str:
 
 # What a feedback page says of the hidden checks before the parts (translated in the Chinese
 # catalog like the templates below).
+NOT_GRADED_YET = (
+    "This problem has not been graded for the class yet: it counts in neither your total nor the "
+    "maximum until it is."
+)
+"""What a feedback page says of a problem no one's submission of has been graded yet
+(roofline_grader.outputs.standing)."""
+
 FEEDBACK_INTRO = (
     "Each part lists what was checked. Hidden checks called your functions on shapes you had not "
     "seen and compared them with the course library (relative tolerance 10⁻⁶); a failed check says "

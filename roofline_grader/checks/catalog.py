@@ -85,7 +85,10 @@ def _where_checks() -> Iterable[tuple[str, str]]:
 def sources() -> tuple[tuple[str, tuple[str, ...]], ...]:
     """The modules whose templates and fixed messages a student may see, with them."""
     return (
-        ("roofline_grader.checks.base", (*base.TEMPLATES, base.FEEDBACK_INTRO)),
+        (
+            "roofline_grader.checks.base",
+            (*base.TEMPLATES, base.FEEDBACK_INTRO, base.NOT_GRADED_YET),
+        ),
         ("roofline_lib.selfcheck", selfcheck.MESSAGES),
         ("roofline_lib.selfcheck.answers", answers.MESSAGES),
     )

@@ -68,7 +68,7 @@ from roofline_grader.intake.lms import (
     resubmission,
     safe_student_id,
 )
-from roofline_grader.intake.roster import Roster, Student
+from roofline_grader.intake.roster import Roster, Student, is_canvas_test_student
 from roofline_grader.results import ProblemKind, SubmissionProblem
 
 MAX_ZIP_BYTES = 4 * 2**30
@@ -138,6 +138,7 @@ class Why(enum.Enum):
         "add the student to the roster (--roster), or leave them out if they are not in the course",
     )
     SUPERSEDED = ("superseded by a later upload", "")
+    LEFT_OUT = ("left out of grading", "")
     OUTSIDE = (
         "outside any student's folder",
         "move each notebook into <student>/<problemN>/",
@@ -499,6 +500,12 @@ def _read_nbgrader(
         student = folder.name
         if roster is not None:
             matches = roster.by_any_id(folder.name) or roster.by_name(folder.name)
+            left_out = None if matches else roster.left_out_row(folder.name, folder.name)
+            if left_out is not None:
+                shown = source.show(folder.name + "/")
+                why = f"the roster leaves row {left_out.student.row} out"
+                found.unplaced.append(Unplaced(shown, Why.LEFT_OUT, why))
+                continue
             if len(matches) != 1:
                 found.unplaced.append(
                     Unplaced(
@@ -628,6 +635,11 @@ def _student(named: Named, roster: Roster | None, found: _Found) -> str | Unplac
             matches = roster.by_any_id(raw) or roster.by_name(raw)
             if len(matches) == 1:
                 return matches[0].student_id
+            left_out = None if matches else roster.left_out_row(raw, raw)
+            if left_out is not None:
+                return Unplaced(
+                    "", Why.LEFT_OUT, f"{raw!r}: the roster leaves row {left_out.student.row} out"
+                )
             return Unplaced("", Why.NOT_IN_ROSTER, _roster_miss(f"the name {raw!r}", matches))
         safe = safe_student_id(raw)
         if safe is None:
@@ -638,6 +650,8 @@ def _student(named: Named, roster: Roster | None, found: _Found) -> str | Unplac
         return "\0" + raw  # made safe, and told apart from its look-alikes, once all are known
     who = f"{named.layout.short} user {named.lms_id} ({named.name or 'no name'})"
     if roster is None:
+        if named.layout is Layout.CANVAS and is_canvas_test_student(named.name or ""):
+            return Unplaced("", Why.LEFT_OUT, f"{who}: Canvas's test student (Student View)")
         return str(named.lms_id)
     student = roster.by_lms_id(named.lms_id)
     if student is not None:
@@ -645,6 +659,11 @@ def _student(named: Named, roster: Roster | None, found: _Found) -> str | Unplac
     matches = roster.by_name(named.name)
     if len(matches) == 1:
         return matches[0].student_id
+    left_out = None if matches else roster.left_out_row(str(named.lms_id), named.name)
+    if left_out is not None:
+        return Unplaced(
+            "", Why.LEFT_OUT, f"{who}: the roster leaves row {left_out.student.row} out"
+        )
     return Unplaced("", Why.NOT_IN_ROSTER, _roster_miss(who, matches))
 
 

@@ -16,13 +16,22 @@ name          ``name``, ``Student`` (Canvas: "Doe, Jane"), ``full name``, ``sort
 email         ``email``, ``email address`` (Moodle), ``e-mail``
 login         ``SIS Login ID`` (Canvas), ``login``, ``username``
 section       ``Section`` (Canvas), ``group``
+exclude       ``exclude``, ``left out``, ``not graded``: ``yes``, ``y``, ``true``, ``1`` or ``x``
+              leaves the row out of grading (a demo account, a teaching assistant)
 ============  ==========================================================================
+
+**Rows left out of grading** (:attr:`Roster.left_out`): Canvas's test student (the account "Student
+View" makes, named "Test Student", "Student, Test" in a gradebook export, with no SIS User ID) and
+every row marked in an ``exclude`` column. They are no students of the course: nothing of theirs is
+graded, and they are in no grades file, no class share and no LMS export. Their uploads are listed
+in the report as left out (a routine reason), and the report names each row once.
 
 The other columns of the header are kept as the roster's ``columns``: in a Canvas gradebook export
 they are the course's assignments (``Problem 1 (123456)``), whose titles canvas_grades.csv then
 reuses, so that Canvas imports each problem into its assignment (roofline_grader.outputs.exports).
 
-A roster needs a student id or an LMS id column; a row without a student id is known by its LMS id.
+A roster needs a student id or an LMS id column; a row without a student id is known by its LMS id
+(and the LMS files then leave its student id blank: no id is written that the roster does not have).
 Canvas's "Points Possible" row and blank rows are skipped. Two rows with one student id, or one LMS
 id, are an error that names both rows.
 """
@@ -47,9 +56,14 @@ HEADERS: Mapping[str, tuple[str, ...]] = {
     "email": ("email", "emailaddress"),
     "login": ("sisloginid", "login", "username"),
     "section": ("section", "group"),
+    "exclude": ("exclude", "excluded", "leftout", "notgraded"),
 }
 """Each roster field and the header names (normalized: lower case, letters and digits) it accepts."""
 MAX_ROSTER_BYTES = 50 * 2**20
+EXCLUDE_VALUES = frozenset({"yes", "y", "true", "1", "x"})
+"""What an ``exclude`` cell says to leave a row out (compared in lower case)."""
+CANVAS_TEST_STUDENT = "Test Student"
+"""The name Canvas gives the test student of "Student View" (its exports write "Student, Test")."""
 
 
 class RosterError(ValueError):
@@ -61,7 +75,8 @@ class Student:
     """One row of the roster.
 
     Attributes:
-        student_id: the id grades are recorded under (grades.csv, nbgrader's gradebook).
+        student_id: the id grades are recorded under (grades.csv, nbgrader's gradebook): the
+            roster's student id, else its LMS id.
         lms_id: the LMS's user id (Canvas "ID"), or ''.
         name: the full name as the roster gives it, or ''.
         email, login, section: as the roster gives them, or ''.
@@ -75,6 +90,21 @@ class Student:
     login: str = ""
     section: str = ""
     row: int = 0
+    sis_id: str = ""
+    """The student id exactly as the roster's student-id column gives it ('' when it has none):
+    what the LMS files write as SIS User ID / ID number, never an id made up from another."""
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """A roster row that is not a student of the course: never graded, counted or exported."""
+
+    student: Student
+    reason: str
+
+    def words(self) -> str:
+        who = self.student.name or self.student.student_id
+        return f"{who} (row {self.student.row}): {self.reason}"
 
 
 @dataclass(frozen=True)
@@ -85,6 +115,18 @@ class Roster:
     students: tuple[Student, ...]
     columns: tuple[str, ...] = ()
     """The header's other columns, as written (a Canvas export's assignment columns)."""
+    left_out: tuple[LeftOut, ...] = ()
+    """Rows left out of grading (Canvas's test student, rows marked ``exclude``), in file order."""
+
+    def left_out_row(self, ident: str | None, name: str | None) -> LeftOut | None:
+        """The row left out of grading that an upload's id (LMS id, student id, login or email,
+        as :meth:`by_any_id` compares them), else its name, names; None if no such row."""
+        wanted = (ident or "").strip().lower()
+        for row in self.left_out:
+            if wanted and wanted in _ids(row.student):
+                return row
+        keys = name_keys(name or "")
+        return next((r for r in self.left_out if keys & name_keys(r.student.name)), None)
 
     def by_lms_id(self, lms_id: str | None) -> Student | None:
         return next((s for s in self.students if lms_id and s.lms_id == lms_id), None)
@@ -100,19 +142,14 @@ class Roster:
         wanted = text.strip().lower()
         if not wanted:
             return []
-        return [
-            s
-            for s in self.students
-            if wanted
-            in {
-                s.student_id.lower(),
-                s.lms_id.lower(),
-                s.login.lower(),
-                s.email.lower(),
-                s.email.lower().partition("@")[0],
-            }
-            - {""}
-        ]
+        return [s for s in self.students if wanted in _ids(s)]
+
+
+def _ids(s: Student) -> set[str]:
+    """Every id a student is found by, in lower case: student id, LMS id, login, email and the
+    email's part before '@'."""
+    ids = {s.student_id, s.lms_id, s.login, s.email, s.email.partition("@")[0]}
+    return {i.lower() for i in ids} - {""}
 
 
 def _key(header: str) -> str:
@@ -159,6 +196,7 @@ def read_roster(path: Path) -> Roster:
         return row[i].strip() if i is not None and i < len(row) else ""
 
     students: list[Student] = []
+    left_out: list[LeftOut] = []
     seen_ids: dict[str, int] = {}
     seen_lms: dict[str, int] = {}
     for line, row in enumerate(rows[1:], start=2):
@@ -192,19 +230,37 @@ def read_roster(path: Path) -> Roster:
         seen_ids[student_id] = line
         if lms_id:
             seen_lms[lms_id] = line
-        students.append(
-            Student(
-                student_id=student_id,
-                lms_id=lms_id,
-                name=name,
-                email=cell(row, "email"),
-                login=cell(row, "login"),
-                section=cell(row, "section"),
-                row=line,
-            )
+        student = Student(
+            student_id=student_id,
+            lms_id=lms_id,
+            name=name,
+            email=cell(row, "email"),
+            login=cell(row, "login"),
+            section=cell(row, "section"),
+            row=line,
+            sis_id=cell(row, "student_id"),
         )
+        reason = left_out_reason(student, cell(row, "exclude"))
+        if reason:
+            left_out.append(LeftOut(student, reason))
+        else:
+            students.append(student)
     if not students:
         raise RosterError(f"--roster {path}: a header and no students")
     used = set(cols.values())
     others = tuple(h.strip() for i, h in enumerate(rows[0]) if i not in used and h.strip())
-    return Roster(path, tuple(students), others)
+    return Roster(path, tuple(students), others, tuple(left_out))
+
+
+def is_canvas_test_student(name: str) -> bool:
+    """True for Canvas's test student, however its name is written ('Student, Test', 'studenttest')."""
+    return bool(name) and name_keys(name) & name_keys(CANVAS_TEST_STUDENT) == name_keys(name)
+
+
+def left_out_reason(student: Student, exclude: str) -> str:
+    """Why a roster row is left out of grading, or '' for a student of the course."""
+    if exclude.strip().lower() in EXCLUDE_VALUES:
+        return f"marked {exclude.strip()!r} in the roster's exclude column"
+    if is_canvas_test_student(student.name) and not student.sis_id:
+        return "Canvas's test student (Student View), not a student of the course"
+    return ""

@@ -1,12 +1,27 @@
 """Grades for the LMS: a Canvas gradebook import CSV and a Moodle grade import CSV, from the roster.
 
 Both are written (beside grades.csv) when ``roofline-grade`` is given ``--roster``. They have one
-row per roster student, in the roster's order, and one column per problem graded in the run (a
+row per roster student, in the roster's order (rows the roster leaves out of grading, such as
+Canvas's test student, are in neither file), and one column per problem graded in the run (a
 download of one assignment gives one column, so importing it never overwrites another problem's
-grades with zeros), holding the problem's points as grades.csv has them (parts awaiting grading
-by hand count nothing until graded). A roster
-student with no submission has 0. A submission whose student is not in the roster is never graded
-(it is listed in the report), so it is in neither file.
+grades with zeros). A cell holds a grade only when it is final
+(:meth:`~roofline_grader.outputs.standing.ProblemStanding.lms_cell`):
+
+* a graded problem has its points, as grades.csv has them;
+* a problem **awaiting a hand grade** is blank, never its automatic part alone, and the report
+  lists each such cell ("left blank in the LMS files"); the next run after the hand grades are in
+  exports the whole problem;
+* a student **with no submission** is blank, so that an import leaves Canvas's "missing" or
+  "excused" and Moodle's empty grade as they are (``--lms-zero-for-missing`` writes 0).
+
+Why blank: a Canvas import reads a grade from each cell, and a 0 it would write over a student's
+"missing" or "excused" status; every column whose title Canvas does not know becomes a new
+assignment ("New assignment columns in the Gradebook generate new assignments", Ohio State's
+Carmen guide to the Canvas CSV import), so a flag cannot travel in a column of its own. Moodle's
+CSV import maps each column to a grade item and skips an empty cell. A submission whose student
+is not in the roster is never graded (it is listed in the report), so it is in neither file.
+Every id written is one the roster gives: a row with no student id has its SIS User ID / ID number
+blank (:attr:`~roofline_grader.intake.roster.Student.sis_id`).
 
 **canvas_grades.csv** — Canvas's gradebook import ("Grades > Import"; the format is the one
 Canvas's gradebook export writes, which its importer reads back: ``GradebookImporter`` in
@@ -39,7 +54,7 @@ starting with ``=`` is written as text).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,6 +62,7 @@ from roofline_grader.course.cells import ReleaseIndex
 from roofline_grader.intake.lms import problem_of
 from roofline_grader.intake.roster import Roster, Student
 from roofline_grader.outputs.report import fmt, grade_parts, write_csv
+from roofline_grader.outputs.standing import Standing, State
 
 CANVAS_FILE = "canvas_grades.csv"
 MOODLE_FILE = "moodle_grades.csv"
@@ -56,10 +72,28 @@ MOODLE_STUDENT_COLUMNS = ("Full name", "ID number", "Email address", "Username")
 
 @dataclass(frozen=True)
 class Exports:
-    """The LMS grade files written by a run."""
+    """The LMS grade files written by a run, and the cells they leave blank."""
 
     canvas: Path
     moodle: Path
+    blanks: tuple[BlankCell, ...] = ()
+
+    def words(self) -> list[str]:
+        """The report's lines: where the files are, and what they leave blank and why."""
+        lines = [f"For the LMS: {self.canvas}, {self.moodle}"]
+        for state, advice in (
+            (State.AWAITING_HAND, "grade the written parts by hand, then run again"),
+            (State.MISSING, "no submission; --lms-zero-for-missing writes 0"),
+        ):
+            cells = [b for b in self.blanks if b.state is state]
+            if cells:
+                which = ", ".join(f"{b.student} {b.assignment}" for b in cells[:20])
+                more = f" and {len(cells) - 20} more" if len(cells) > 20 else ""
+                lines.append(
+                    f"  Left blank in the LMS files, {state.value} ({len(cells)}; {advice}): "
+                    f"{which}{more}"
+                )
+        return lines
 
 
 def problem_points(index: ReleaseIndex) -> dict[str, float]:
@@ -68,15 +102,6 @@ def problem_points(index: ReleaseIndex) -> dict[str, float]:
     for assignment, _, p in grade_parts(index):
         points[assignment] += p
     return points
-
-
-def problem_totals(
-    header: Sequence[str], rows: Sequence[Sequence[str]], assignments: Sequence[str]
-) -> dict[str, list[str]]:
-    """Each student's problem totals, read from grades.csv's header and rows (a problem's total is
-    the column named by the problem); an empty total (a hand-graded problem not graded yet) is 0."""
-    columns = [header.index(a) for a in assignments]
-    return {row[0]: [row[i] or "0" for i in columns] for row in rows}
 
 
 CANVAS_ID_SUFFIX = re.compile(r"\s*\(\d+\)\s*$")
@@ -99,34 +124,41 @@ def canvas_titles(roster: Roster, assignments: Sequence[str]) -> list[str]:
 
 
 def _canvas_student(s: Student) -> list[str]:
-    return [s.name, s.lms_id, s.student_id, s.login, s.section]
+    return [s.name, s.lms_id, s.sis_id, s.login, s.section]
 
 
 def _moodle_student(s: Student) -> list[str]:
-    return [s.name, s.student_id, s.email, s.login]
+    return [s.name, s.sis_id, s.email, s.login]
 
 
 def _student_rows(
     roster: Roster,
-    header: Sequence[str],
-    rows: Sequence[Sequence[str]],
+    standings: Mapping[str, Standing],
     assignments: Sequence[str],
     columns: Callable[[Student], list[str]],
+    zero_for_missing: bool,
 ) -> list[list[str]]:
-    """One row per roster student, in its order: ``columns`` of the student, then their problem
-    totals (0 without a submission)."""
-    totals = problem_totals(header, rows, assignments)
-    return [
-        [*columns(s), *totals.get(s.student_id, ["0"] * len(assignments))] for s in roster.students
-    ]
+    """One row per roster student, in its order: ``columns`` of the student, then each problem's
+    grade when final (:meth:`ProblemStanding.lms_cell`), else blank."""
+    rows = []
+    for s in roster.students:
+        standing = standings.get(s.student_id)
+        cells = [
+            standing.problem(a).lms_cell(zero_for_missing)
+            if standing
+            else ("0" if zero_for_missing else "")
+            for a in assignments
+        ]
+        rows.append([*columns(s), *cells])
+    return rows
 
 
 def canvas_rows(
     roster: Roster,
-    header: Sequence[str],
-    rows: Sequence[Sequence[str]],
+    standings: Mapping[str, Standing],
     index: ReleaseIndex,
     problems: Sequence[str] | None = None,
+    zero_for_missing: bool = False,
 ) -> list[list[str]]:
     """The Canvas import file's rows, header first, then Points Possible, then each student; one
     column per problem of ``problems`` (default: every problem of ``index``)."""
@@ -136,35 +168,65 @@ def canvas_rows(
         [*CANVAS_STUDENT_COLUMNS, *canvas_titles(roster, assignments)],
         ["Points Possible", "", "", "", "", *(fmt(points[a]) for a in assignments)],
     ]
-    return out + _student_rows(roster, header, rows, assignments, _canvas_student)
+    return out + _student_rows(roster, standings, assignments, _canvas_student, zero_for_missing)
 
 
 def moodle_rows(
     roster: Roster,
-    header: Sequence[str],
-    rows: Sequence[Sequence[str]],
+    standings: Mapping[str, Standing],
     index: ReleaseIndex,
     problems: Sequence[str] | None = None,
+    zero_for_missing: bool = False,
 ) -> list[list[str]]:
     """The Moodle import file's rows, header first (columns as in :func:`canvas_rows`)."""
     assignments = list(problems or index.assignments)
     out = [[*MOODLE_STUDENT_COLUMNS, *assignments]]
-    return out + _student_rows(roster, header, rows, assignments, _moodle_student)
+    return out + _student_rows(roster, standings, assignments, _moodle_student, zero_for_missing)
+
+
+@dataclass(frozen=True)
+class BlankCell:
+    """A cell the LMS files leave blank: whose, which problem, and why."""
+
+    student: str
+    assignment: str
+    state: State
+
+
+def blank_cells(
+    roster: Roster,
+    standings: Mapping[str, Standing],
+    problems: Sequence[str],
+    zero_for_missing: bool = False,
+) -> list[BlankCell]:
+    """Every cell of the LMS files left blank, in roster order (for the report)."""
+    blanks = []
+    for s in roster.students:
+        standing = standings.get(s.student_id)
+        for a in problems:
+            state = standing.problem(a).state if standing else State.MISSING
+            if state is State.AWAITING_HAND or (state is State.MISSING and not zero_for_missing):
+                blanks.append(BlankCell(s.student_id, a, state))
+    return blanks
 
 
 def write_exports(
     folder: Path,
     roster: Roster,
-    header: Sequence[str],
-    rows: Sequence[Sequence[str]],
+    standings: Mapping[str, Standing],
     index: ReleaseIndex,
     problems: Sequence[str],
+    zero_for_missing: bool = False,
 ) -> Exports:
     """Write canvas_grades.csv and moodle_grades.csv into ``folder``, one column per problem of
     ``problems`` (those graded in the run)."""
-    exports = Exports(folder / CANVAS_FILE, folder / MOODLE_FILE)
-    canvas = canvas_rows(roster, header, rows, index, problems)
+    exports = Exports(
+        folder / CANVAS_FILE,
+        folder / MOODLE_FILE,
+        tuple(blank_cells(roster, standings, problems, zero_for_missing)),
+    )
+    canvas = canvas_rows(roster, standings, index, problems, zero_for_missing)
     write_csv(exports.canvas, canvas[0], canvas[1:])
-    moodle = moodle_rows(roster, header, rows, index, problems)
+    moodle = moodle_rows(roster, standings, index, problems, zero_for_missing)
     write_csv(exports.moodle, moodle[0], moodle[1:])
     return exports

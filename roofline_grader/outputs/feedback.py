@@ -23,7 +23,7 @@ import hashlib
 import html
 import re
 import shutil
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,10 +31,11 @@ from typing import Any
 from nbgrader.api import Gradebook
 
 from roofline_grader.checks import PARTS, Finding
-from roofline_grader.checks.base import FEEDBACK_INTRO
+from roofline_grader.checks.base import FEEDBACK_INTRO, NOT_GRADED_YET
 from roofline_grader.course.cells import CellInfo, ReleaseIndex
 from roofline_grader.outputs.gradebook import submission_scores
 from roofline_grader.outputs.report import fmt
+from roofline_grader.outputs.standing import graded_problems
 from roofline_grader.results import Status, SubmissionResult
 from roofline_lib.selfcheck.i18n import translate
 
@@ -75,12 +76,25 @@ def page(
     scores: Mapping[str, Mapping[str, Any]],
     results: Mapping[str, SubmissionResult],
     subject: str = "",
+    graded_so_far: Collection[str] | None = None,
 ) -> str:
     """The HTML page of one student on the assignments of ``index`` (all of them: the course page;
     one: a problem page, whose ``subject`` is the problem's title). ``scores`` and ``results`` are
-    keyed by assignment (an assignment without a result was not graded in any run)."""
+    keyed by assignment (an assignment without a result was not graded in this run).
+    ``graded_so_far``: the problems graded so far
+    (:func:`roofline_grader.outputs.standing.graded_problems`; None: all); the others say "not
+    graded yet" and count in neither the total nor the maximum."""
     sections, total, maximum, waiting = [], 0.0, 0.0, 0.0
+    not_yet = []
     for assignment, cells in index.notebooks:
+        if graded_so_far is not None and assignment not in graded_so_far:
+            title = _clean(problem_title(cells, assignment))
+            not_yet.append(title)
+            sections.append(
+                f"<section><h2>{title} — not graded yet</h2>"
+                f"<p>{_clean(NOT_GRADED_YET)}{_chinese(NOT_GRADED_YET)}</p></section>"
+            )
+            continue
         result = results.get(assignment)
         graded = result is not None and result.status is Status.GRADED
         grades = scores.get(assignment, {})
@@ -113,6 +127,8 @@ def page(
             + "</section>"
         )
     pending = f" ({fmt(waiting)} points still to be graded by hand)" if waiting else ""
+    if not_yet:
+        pending += f"; over the problems graded so far ({len(not_yet)} not graded yet)"
     title = f"Feedback for {_clean(student)}" + (f": {_clean(subject)}" if subject else "")
     return (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
@@ -245,6 +261,7 @@ def write_feedback(
         by_student.setdefault(result.student, {})[result.assignment] = result
     course_pages: list[tuple[str, Path]] = []
     problem_pages: list[ProblemPage] = []
+    graded = graded_problems(gb)
     for student in students:
         home = folder / feedback_file_name(student, "")
         shutil.rmtree(home, ignore_errors=True)  # an earlier run's pages and secrets
@@ -252,7 +269,9 @@ def write_feedback(
         scores = {a: submission_scores(gb, a, student) for a in index.assignments}
         mine = by_student.get(student, {})
         course_page = home / COURSE_PAGE
-        course_page.write_text(page(student, index, scores, mine), encoding="utf-8")
+        course_page.write_text(
+            page(student, index, scores, mine, graded_so_far=graded), encoding="utf-8"
+        )
         course_pages.append((student, course_page))
         for assignment in index.assignments:
             submitted = mine.get(assignment)

@@ -5,10 +5,14 @@ grades.csv has one row per student and these columns, in order:
 * ``student_id``;
 * for each problem, one column per part, named by the part's grade id (``p1a_bytes``, …), then the
   problem's total (``problem1``);
-* ``total`` (the student's points) and ``max`` (the points available).
+* ``total`` (the student's points) and ``max`` (the points available), both over the problems
+  graded so far.
 
 A part awaiting grading by hand is left empty and counts as nothing in the totals until it is
-graded (in nbgrader's formgrader, on the workspace) and roofline-grade is run again.
+graded (in nbgrader's formgrader, on the workspace) and roofline-grade is run again. A problem
+not graded yet (no submission of it, by anyone, in the workspace) has every cell empty and
+counts in neither column; one the class handed in and a student did not counts 0 of its points
+(the rule is :mod:`roofline_grader.outputs.standing`'s, which every output follows).
 """
 
 from __future__ import annotations
@@ -20,11 +24,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from nbgrader.api import Gradebook
-
 from roofline_grader.course.cells import ReleaseIndex
 from roofline_grader.outputs.classreport import ClassSummary, text_lines
-from roofline_grader.outputs.gradebook import submission_scores
+from roofline_grader.outputs.standing import Standing
 from roofline_grader.outputs.tally import Tally, format_duration
 from roofline_grader.results import ProblemKind, SubmissionProblem, SubmissionResult
 
@@ -48,30 +50,26 @@ def grade_parts(index: ReleaseIndex) -> list[tuple[str, str, float]]:
 
 
 def grade_table(
-    gb: Gradebook, students: Sequence[str], index: ReleaseIndex
+    standings: Mapping[str, Standing], students: Sequence[str], index: ReleaseIndex
 ) -> tuple[list[str], list[list[str]]]:
-    """The header and rows of grades.csv, from the master gradebook (manual scores included)."""
+    """The header and rows of grades.csv, from each student's standing (manual scores included;
+    :mod:`roofline_grader.outputs.standing`): every part and problem of the course, a part awaiting
+    a hand grade empty, a problem not graded yet empty throughout; ``total`` and ``max`` over the
+    problems graded so far (a missing problem counts 0 of its points)."""
     parts = grade_parts(index)
     header = ["student_id"]
     for assignment in index.assignments:
         header += [gid for a, gid, _ in parts if a == assignment] + [assignment]
     header += ["total", "max"]
-    maximum = sum(points for _, _, points in parts)
     rows = []
     for student in students:
-        row, total = [student], 0.0
-        for assignment in index.assignments:
-            scores = submission_scores(gb, assignment, student)
-            subtotal = 0.0
-            for a, gid, _ in parts:
-                if a != assignment:
-                    continue
-                score = scores.get(gid, {}).get("score", 0.0) if scores else 0.0
-                row.append(fmt(score))
-                subtotal += score or 0.0
-            row.append(fmt(subtotal))
-            total += subtotal
-        rows.append([*row, fmt(total), fmt(maximum)])
+        standing, row = standings[student], [student]
+        for problem in standing.problems:
+            if not problem.counts:
+                row += [""] * (len(problem.parts) + 1)
+                continue
+            row += [fmt(part.score) for part in problem.parts] + [fmt(problem.points)]
+        rows.append([*row, fmt(standing.total), fmt(standing.maximum)])
     return header, rows
 
 
@@ -128,6 +126,8 @@ class Report:
     """The input's layout and the LMS grade files written (roofline_grader.outputs.exports)."""
     unplaced: Sequence[Unplaced] = ()
     """Every file of the submissions that was not graded, and why (roofline_grader.intake.discover)."""
+    standing: Mapping[str, Any] = field(default_factory=dict)
+    """Problems not graded yet, roster rows left out, LMS cells left blank (for report.json)."""
     lines: list[str] = field(default_factory=list)
 
     def problem_rows(self) -> list[tuple[str, str, SubmissionProblem]]:
@@ -223,6 +223,7 @@ class Report:
             "missing": self.tally.missing,
             "awaiting_by_hand": dict(self.tally.by_hand),
             "feedback_release": self.feedback_release,
+            **self.standing,
             "unplaced": [
                 {
                     "file": u.file,

@@ -154,6 +154,14 @@ def parser() -> argparse.ArgumentParser:
         ),
     )
     p.add_argument(
+        "--lms-zero-for-missing",
+        action="store_true",
+        help=(
+            "with --roster: write 0, not a blank, in canvas_grades.csv and moodle_grades.csv for a "
+            "student with no submission (a blank leaves the LMS's missing or excused as it is)"
+        ),
+    )
+    p.add_argument(
         "--accept-unplaced",
         action="store_true",
         help=(
@@ -221,6 +229,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except FileNotFoundError as exc:
         print(f"roofline-grade: {exc}", file=sys.stderr)
         return 2
+    if args.lms_zero_for_missing and not args.roster:
+        print("roofline-grade: --lms-zero-for-missing only applies with --roster", file=sys.stderr)
+        return 2
     if args.exchange and not args.release_feedback:
         print("roofline-grade: --exchange only applies with --release-feedback", file=sys.stderr)
         return 2
@@ -240,6 +251,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sandbox="off" if args.no_sandbox else "on",
         force=args.force,
         progress=not args.quiet,
+        lms_zero_for_missing=args.lms_zero_for_missing,
         exchange=exchange,
         manual_sheet=args.manual_sheet,
         manual_scores=args.manual_scores,

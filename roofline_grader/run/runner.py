@@ -28,7 +28,7 @@ import os
 import shutil
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -53,6 +53,7 @@ from roofline_grader.outputs.gradebook import (
     submission_scores,
 )
 from roofline_grader.outputs.report import Report, grade_parts, grade_table, write_csv
+from roofline_grader.outputs.standing import graded_problems, standings
 from roofline_grader.outputs.tally import Tally
 from roofline_grader.results import SubmissionResult
 from roofline_grader.run.engine import Engine, Job
@@ -90,6 +91,8 @@ class Options:
     """The class roster (roofline_grader.intake.roster): maps LMS downloads to students; None: none."""
     problem: str | None = None
     """Every notebook of the submissions is this problem (an LMS download of one assignment)."""
+    lms_zero_for_missing: bool = False
+    """Write 0, not a blank, in the LMS files for a roster student with no submission."""
     cluster: ClusterSpec | None = None
     """Grade on a Dask cluster (roofline_grader.run.cluster.parse_cluster of 'local', 'local:N' or
     'tcp://HOST:PORT'); None: this machine's process pool, and Dask is not imported."""
@@ -352,6 +355,11 @@ class Outputs:
     points: dict[tuple[str, str], float]
     hand_notes: list[str]
     intake_notes: list[str]
+    graded: frozenset[str] = frozenset()
+    """The problems graded so far (roofline_grader.outputs.standing.graded_problems)."""
+    standing: dict[str, Any] = field(default_factory=dict)
+    """For report.json: the problems not graded yet, the roster rows left out, the LMS files'
+    blank cells."""
 
 
 def _write_outputs(
@@ -368,12 +376,28 @@ def _write_outputs(
     hand_notes: list[str] = []
     if options.manual_scores and plan.hand_scores is not None:
         hand_notes.append(apply_scores(gb, options.manual_scores, plan.hand_scores).words())
-    header, rows = grade_table(gb, intake.students, plan.index)
+    by_task = {(t.student, t.assignment): done[t.key] for t in intake.tasks}
+    standing = standings(gb, intake.students, plan.index, by_task)
+    header, rows = grade_table(standing, intake.students, plan.index)
     write_csv(ws.grades_csv, header, rows)
+    graded_so_far = graded_problems(gb)
+    not_yet = [a for a in plan.index.assignments if a not in graded_so_far]
+    if not_yet:
+        intake_notes.append(
+            f"Not graded yet (no submission of them in this workspace; in no total or maximum): "
+            f"{', '.join(not_yet)}."
+        )
     if plan.roster is not None:
+        if plan.roster.left_out:
+            intake_notes.append(
+                "Left out of grading, as the roster says (in no grade, share or LMS file): "
+                + "; ".join(row.words() for row in plan.roster.left_out)
+            )
         graded = list(dict.fromkeys(t.assignment for t in intake.tasks))
-        exported = write_exports(ws.root, plan.roster, header, rows, plan.index, graded)
-        intake_notes.append(f"For the LMS: {exported.canvas}, {exported.moodle}")
+        exported = write_exports(
+            ws.root, plan.roster, standing, plan.index, graded, options.lms_zero_for_missing
+        )
+        intake_notes += exported.words()
     pages = write_feedback(ws.feedback, gb, intake.students, plan.index, done)
     if options.manual_sheet:
         sheet = write_sheet(options.manual_sheet, gb, intake.students, plan.hand, ws.autograded)
@@ -387,7 +411,24 @@ def _write_outputs(
         scores = submission_scores(gb, task.assignment, task.student).values()
         points[(task.student, task.assignment)] = sum(g.get("score") or 0.0 for g in scores)
     return Outputs(
-        header, rows, pages, list(zips), released, tally, points, hand_notes, intake_notes
+        header,
+        rows,
+        pages,
+        list(zips),
+        released,
+        tally,
+        points,
+        hand_notes,
+        intake_notes,
+        graded_so_far,
+        {
+            "not_graded_yet": not_yet,
+            "left_out": [r.words() for r in plan.roster.left_out] if plan.roster else [],
+            "lms_blank": [
+                {"student": b.student, "assignment": b.assignment, "why": b.state.value}
+                for b in (exported.blanks if plan.roster is not None else ())
+            ],
+        },
     )
 
 
@@ -407,7 +448,7 @@ def _write_report(
     class_summary = summarize(
         results,
         intake.students,
-        grade_parts(plan.index),
+        [part for part in grade_parts(plan.index) if part[0] in outputs.graded],
         scores_from_table(outputs.header, outputs.rows),
     )
     write_html(ws.root / "report.html", class_summary, dict(outputs.pages.course_pages))
@@ -437,6 +478,7 @@ def _write_report(
         hand_notes=outputs.hand_notes,
         intake_notes=outputs.intake_notes,
         unplaced=intake.unplaced,
+        standing=outputs.standing,
     )
     ws.report_txt.write_text(report.text(), encoding="utf-8")
     report.write_json(ws.root / "report.json")

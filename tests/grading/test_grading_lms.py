@@ -105,8 +105,8 @@ def test_a_canvas_download_with_a_roster_grades_every_student_and_lists_every_ot
     assert rows[1] == ["Points Possible", "", "", "", "", PROBLEM1_POINTS]
     assert [r[:3] + r[5:] for r in rows[2:]] == [
         ["Jane Doe", "12345", "s001", PROBLEM1_POINTS],
-        ["Mary Ann Roe", "23456", "s002", "0"],
-        ["Li Wei", "34567", "s003", "0"],
+        ["Mary Ann Roe", "23456", "s002", "0"],  # a blank notebook, graded: 0
+        ["Li Wei", "34567", "s003", ""],  # no submission: blank, Canvas's "missing" stands
     ]
     moodle = _csv(workspace / "moodle_grades.csv")
     assert moodle[0] == ["Full name", "ID number", "Email address", "Username", "problem1"]

@@ -25,7 +25,8 @@ from roofline_grader.intake.lms import (
     safe_student_id,
 )
 from roofline_grader.intake.roster import RosterError, read_roster
-from roofline_grader.outputs.exports import canvas_rows, moodle_rows
+from roofline_grader.outputs.exports import blank_cells, canvas_rows, moodle_rows
+from roofline_grader.outputs.standing import PartScore, ProblemStanding, Standing, State
 from roofline_grader.results import ProblemKind
 
 from .tiny_notebooks import check_cell
@@ -335,9 +336,23 @@ def _check(grade_id: str, points: float) -> CellInfo:
     return CellInfo.of(check_cell(grade_id, points))
 
 
-def test_lms_exports_have_the_documented_columns(tmp_path: Path) -> None:
+def _standing(student: str, *problems: tuple[str, State, tuple[float | None, ...]]) -> Standing:
+    """A student's standing: per problem, its state and its parts' scores (each part worth 5)."""
+    return Standing(
+        student,
+        tuple(
+            ProblemStanding(a, state, tuple(PartScore(f"{a}{i}", 5, x) for i, x in enumerate(xs)))
+            for a, state, xs in problems
+        ),
+    )
+
+
+def test_lms_exports_have_the_documented_columns_and_only_final_grades(tmp_path: Path) -> None:
     roster = read_roster(
-        roster_file(tmp_path, ROSTER + '=HYPERLINK("x"),45678,s004,evil@uni.example\n')
+        roster_file(
+            tmp_path,
+            ROSTER + '=HYPERLINK("x"),45678,s004,evil@uni.example\n' + "No Sis,56789,,\n",
+        )
     )
     index = ReleaseIndex(
         (
@@ -345,15 +360,25 @@ def test_lms_exports_have_the_documented_columns(tmp_path: Path) -> None:
             ("problem2", (_check("p2a", 5),)),
         )
     )
-    header = ["student_id", "p1a", "p1b", "problem1", "p2a", "problem2", "total", "max"]
-    rows = [["s001", "2", "5", "7", "5", "5", "12", "14"], ["ghost", "2", "7", "9", "5", "5"]]
-    canvas = canvas_rows(roster, header, rows, index)
+    graded, missing, waiting = State.GRADED, State.MISSING, State.AWAITING_HAND
+    standings = {
+        "s001": _standing("s001", ("problem1", graded, (2, 5)), ("problem2", graded, (5,))),
+        "s002": _standing("s002", ("problem1", missing, (0, 0)), ("problem2", graded, (0,))),
+        "s003": _standing("s003", ("problem1", waiting, (2, None)), ("problem2", missing, (0,))),
+        "ghost": _standing("ghost", ("problem1", graded, (2, 7)), ("problem2", graded, (5,))),
+    }
+    canvas = canvas_rows(roster, standings, index)
     assert canvas[0] == [*CANVAS_COLUMNS, "problem1", "problem2"]
     assert canvas[1] == ["Points Possible", "", "", "", "", "9", "5"]
     assert canvas[2] == ["Jane Doe", "12345", "s001", "", "", "7", "5"]
-    assert canvas[3][2:] == ["s002", "", "", "0", "0"]  # no submission: 0
-    assert [r[2] for r in canvas[2:]] == ["s001", "s002", "s003", "s004"]  # no ghost
-    moodle = moodle_rows(roster, header, rows, index)
+    # no submission: blank, not 0; a graded 0 stays 0; a hand grade still to come: blank
+    assert canvas[3][2:] == ["s002", "", "", "", "0"]
+    assert canvas[4][2:] == ["s003", "", "", "", ""]
+    assert [r[2] for r in canvas[2:]] == ["s001", "s002", "s003", "s004", ""]  # no ghost
+    assert canvas[6][:3] == ["No Sis", "56789", ""]  # no SIS id in the roster: none made up
+    zeros = canvas_rows(roster, standings, index, zero_for_missing=True)
+    assert zeros[3][5:] == ["0", "0"] and zeros[4][5:] == ["", "0"]
+    moodle = moodle_rows(roster, standings, index)
     assert moodle[0] == [
         "Full name",
         "ID number",
@@ -363,6 +388,16 @@ def test_lms_exports_have_the_documented_columns(tmp_path: Path) -> None:
         "problem2",
     ]
     assert moodle[1] == ["Jane Doe", "s001", "jane@uni.example", "", "7", "5"]
+    blanks = blank_cells(roster, standings, ["problem1", "problem2"])
+    assert [(b.student, b.assignment, b.state) for b in blanks] == [
+        ("s002", "problem1", missing),
+        ("s003", "problem1", waiting),
+        ("s003", "problem2", missing),
+        ("s004", "problem1", missing),
+        ("s004", "problem2", missing),
+        ("56789", "problem1", missing),
+        ("56789", "problem2", missing),
+    ]
 
 
 def test_a_canvas_export_as_roster_lends_its_assignment_titles(tmp_path: Path) -> None:
@@ -375,11 +410,32 @@ def test_a_canvas_export_as_roster_lends_its_assignment_titles(tmp_path: Path) -
         )
     )
     index = ReleaseIndex(tuple((a, (_check(f"{a}x", 9),)) for a in ASSIGNMENTS))
-    header = ["student_id", *(x for a in ASSIGNMENTS for x in (f"{a}x", a)), "total", "max"]
-    rows = [["s001", *("9" for _ in ASSIGNMENTS for _ in range(2)), "54", "54"]]
-    canvas = canvas_rows(roster, header, rows, index, ["problem1", "problem2"])
+    standings = {"s001": _standing("s001", *((a, State.GRADED, (4.5, 4.5)) for a in ASSIGNMENTS))}
+    canvas = canvas_rows(roster, standings, index, ["problem1", "problem2"])
     assert canvas[0] == [*CANVAS_COLUMNS, "Problem 1: An int8 matmul (111)", "problem2"]
     assert canvas[2][-2:] == ["9", "9"]
+
+
+def test_canvas_test_student_and_marked_rows_are_left_out_of_the_roster(tmp_path: Path) -> None:
+    roster = read_roster(
+        roster_file(
+            tmp_path,
+            "Student,ID,SIS User ID,SIS Login ID,Section,Exclude\n"
+            '"Doe, Jane",12345,s001,jdoe,Sec A,\n'
+            '"Student, Test",1099,,6e0f2a,Sec A,\n'
+            '"Assistant, Tea",2001,ta1,tea,Sec A,yes\n'
+            '"Test, Student",3003,s003,stest,Sec A,\n',  # a real student with an SIS id
+        )
+    )
+    assert [s.student_id for s in roster.students] == ["s001", "s003"]
+    assert [(r.student.lms_id, r.reason.split(" ")[0]) for r in roster.left_out] == [
+        ("1099", "Canvas's"),
+        ("2001", "marked"),
+    ]
+    assert roster.left_out_row("1099", None) is roster.left_out[0]
+    assert roster.left_out_row(None, "studenttest") is roster.left_out[0]
+    assert roster.left_out_row("ta1", None) is roster.left_out[1]
+    assert roster.left_out_row("12345", "Jane Doe") is None
 
 
 def test_the_readme_lms_example_passes_the_roster_to_roofline_grade() -> None:
