@@ -416,8 +416,9 @@ NOT_GRADED_YET = (
 
 FEEDBACK_INTRO = (
     "Each part lists what was checked. Hidden checks called your functions on shapes you had not "
-    "seen and compared them with the course library (relative tolerance 10⁻⁶); a failed check says "
-    "what was expected."
+    "seen and compared them with the course library (relative tolerance 10⁻⁶); a failed check "
+    "names the likely mistake, not the expected value, so that the hidden cases stay hidden: "
+    "the visible checks in your notebook show expected values."
 )
 
 

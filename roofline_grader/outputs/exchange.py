@@ -29,6 +29,7 @@ student submitted), which a grading run does not have.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import shutil
@@ -42,6 +43,7 @@ from roofline_grader.course.config import COURSE_ID
 from roofline_grader.outputs.feedback import (
     COURSE_PAGE,
     FeedbackPages,
+    OutputFailure,
     ProblemPage,
     feedback_file_name,
 )
@@ -139,11 +141,17 @@ def release_feedback(
             by_assignment.setdefault(p.assignment, []).append(p)
     for assignment, group in by_assignment.items():
         with tempfile.TemporaryDirectory(prefix="roofline-feedback-") as staging:
+            staged: dict[int, str] = {}
             for number, p in enumerate(group):
-                _stage(Path(staging), f"s{number:06d}", p)
+                try:
+                    _stage(Path(staging), f"s{number:06d}", p)
+                except OSError as exc:  # a notebook name no file can have: that page alone
+                    staged[number] = f"its page could not be staged for nbgrader ({exc.strerror})"
             error = _nbgrader_release(Path(staging), assignment, exchange, course_id)
-        for p in group:
-            if error is None and _arrived(p, exchange, course_id):
+        for number, p in enumerate(group):
+            if number in staged:
+                unreleased.append(Unreleased(p.student, p.assignment, staged[number]))
+            elif error is None and _arrived(p, exchange, course_id):
                 released.append(p)
             else:
                 reason = error or "nbgrader did not release it"
@@ -198,27 +206,36 @@ def _arrived(p: ProblemPage, exchange: Path, course_id: str) -> bool:
     return target.is_file() and target.read_bytes() == p.path.read_bytes()
 
 
-def write_zips(pages: FeedbackPages, folder: Path) -> list[Path]:
+def write_zips(pages: FeedbackPages, folder: Path) -> tuple[list[Path], list[OutputFailure]]:
     """``folder/<student>.zip`` for every student: ``<student>/index.html`` (the course page) and
-    ``<student>/<problem>.html`` for each problem submitted (secrets and timestamps left out).
-    Zips of students no longer in the run are removed, so the folder holds this run's only."""
+    ``<student>/<problem>.html`` for each problem submitted (secrets and timestamps left out);
+    ``<student>`` as :func:`~roofline_grader.outputs.feedback.student_file_name` names it. Zips of
+    students no longer in the run are removed, so the folder holds this run's only. Returns the
+    zips written and, for a student whose zip could not be, why (the others are written)."""
     folder.mkdir(parents=True, exist_ok=True)
     by_student: dict[str, list[ProblemPage]] = {}
     for p in pages.problem_pages:
         by_student.setdefault(p.student, []).append(p)
     written: list[Path] = []
+    failures: list[OutputFailure] = []
     for student, course_page in pages.course_pages:
         name = feedback_file_name(student, "")
         target = folder / f"{name}.zip"
         partial = target.with_name(target.name + ".part")
-        with zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-            zf.write(course_page, f"{name}/{COURSE_PAGE}")
-            for p in by_student.get(student, []):
-                zf.write(p.path, f"{name}/{p.assignment}.html")
-        partial.replace(target)
+        try:
+            with zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+                zf.write(course_page, f"{name}/{COURSE_PAGE}")
+                for p in by_student.get(student, []):
+                    zf.write(p.path, f"{name}/{p.assignment}.html")
+            partial.replace(target)
+        except OSError as exc:
+            with contextlib.suppress(OSError):  # what was begun, if a file
+                partial.unlink(missing_ok=True)
+            failures.append(OutputFailure(student, "feedback zip", str(exc)))
+            continue
         written.append(target)
     keep = {w.name for w in written}
     for old in folder.glob("*.zip"):
         if old.name not in keep:
             old.unlink()
-    return written
+    return written, failures

@@ -13,6 +13,8 @@ The workspace's ``feedback/`` folder has one folder per student, in nbgrader's l
     feedback/<student>/<assignment>/timestamp.txt          } as ``nbgrader submit`` wrote them, only
     feedback/<student>/<assignment>/submission_secret.txt  } for a submission that came through it
 
+``<student>`` is the student id, or for an id too long or unfit for a file name its first bytes and
+a hash (:func:`student_file_name`, which every output that names a file after a student uses).
 A problem page is written for every submitted notebook; :mod:`~roofline_grader.outputs.exchange` releases
 those with a ``submission_secret.txt`` to nbgrader's exchange and zips each student's pages.
 """
@@ -192,18 +194,35 @@ def _finding(finding: Finding) -> str:
 
 MAX_NAME_BYTES = 255
 """The longest file name most filesystems allow, in bytes."""
+STUDENT_NAME_BYTES = 200
+"""The longest a file or folder named after a student may be, in bytes: the rest of
+:data:`MAX_NAME_BYTES` is for what an output adds to it (``.zip``, ``.zip.part``, ``.html``)."""
+
+
+def student_file_name(student: str) -> str:
+    """The name every output gives a file or folder named after ``student`` (feedback/,
+    feedback-zips/, pages inside zips), before its suffix: the id itself when it is a plain file
+    name of at most :data:`STUDENT_NAME_BYTES` bytes; else (too long, empty, ``.``, ``..``, holding
+    ``/``, ``\\`` or a control character) its first bytes made plain and a hash of the whole id,
+    so that it stays unique and any suffix still fits."""
+    plain = (
+        student not in ("", ".", "..")
+        and not any(c in student for c in "/\\")
+        and student.isprintable()
+        and not student.startswith(".")
+    )
+    if plain and len(student.encode("utf-8", "surrogatepass")) <= STUDENT_NAME_BYTES:
+        return student
+    digest = hashlib.sha256(student.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    cut = student.encode("utf-8", "surrogatepass")[: STUDENT_NAME_BYTES - 13]
+    text = cut.decode("utf-8", errors="ignore")
+    text = "".join(c if c.isprintable() and c not in "/\\" else "_" for c in text).strip(".")
+    return f"{text}-{digest}"
 
 
 def feedback_file_name(student: str, suffix: str = ".html") -> str:
-    """``<student><suffix>``; a name too long for a file (or one that is no plain file name: empty,
-    ``.``, ``..``, holding ``/``) is cut and given a hash of the id, so that it stays unique."""
-    name = f"{student}{suffix}"
-    plain = student not in ("", ".", "..") and "/" not in student and "\0" not in student
-    if plain and len(name.encode()) <= MAX_NAME_BYTES:
-        return name
-    digest = hashlib.sha256(student.encode()).hexdigest()[:12]
-    cut = student.encode()[:200].decode("utf-8", errors="ignore").replace("/", "_").strip(".")
-    return f"{cut}-{digest}{suffix}"
+    """``<student_file_name(student)><suffix>``."""
+    return student_file_name(student) + suffix
 
 
 COURSE_PAGE = "index.html"
@@ -219,7 +238,8 @@ class ProblemPage:
         assignment: the problem (nbgrader assignment id).
         notebook_id: the submitted notebook's name without ``.ipynb`` (nbgrader's notebook id; it
             names the page, and Fetch Feedback looks the page up by it).
-        path: ``feedback/<student>/<assignment>/<notebook_id>.html``.
+        path: ``feedback/<student>/<assignment>/<assignment>.html`` (``<student>`` as
+            :func:`student_file_name` names it), whatever the upload was called.
         secret: the submission's ``submission_secret.txt`` as ``nbgrader submit`` wrote it; None
             when the notebook did not come through ``nbgrader submit`` (an LMS download, say).
         timestamp: the submission's ``timestamp.txt``, if any.
@@ -234,12 +254,26 @@ class ProblemPage:
 
 
 @dataclass(frozen=True)
+class OutputFailure:
+    """An output that could not be written for one student (the run writes the rest, and the
+    report says which): whose, which output, and why."""
+
+    student: str
+    output: str
+    reason: str
+
+    def words(self) -> str:
+        return f"{self.student!r}: {self.output}: {self.reason}"
+
+
+@dataclass(frozen=True)
 class FeedbackPages:
     """What :func:`write_feedback` wrote: a course page per student, a page per submission."""
 
     folder: Path
     course_pages: tuple[tuple[str, Path], ...]
     problem_pages: tuple[ProblemPage, ...]
+    failures: tuple[OutputFailure, ...] = ()
 
     def student_folder(self, student: str) -> Path:
         return self.folder / feedback_file_name(student, "")
@@ -261,26 +295,30 @@ def write_feedback(
         by_student.setdefault(result.student, {})[result.assignment] = result
     course_pages: list[tuple[str, Path]] = []
     problem_pages: list[ProblemPage] = []
+    failures: list[OutputFailure] = []
     graded = graded_problems(gb)
     for student in students:
         home = folder / feedback_file_name(student, "")
         shutil.rmtree(home, ignore_errors=True)  # an earlier run's pages and secrets
-        home.mkdir()
-        scores = {a: submission_scores(gb, a, student) for a in index.assignments}
-        mine = by_student.get(student, {})
-        course_page = home / COURSE_PAGE
-        course_page.write_text(
-            page(student, index, scores, mine, graded_so_far=graded), encoding="utf-8"
-        )
-        course_pages.append((student, course_page))
-        for assignment in index.assignments:
-            submitted = mine.get(assignment)
-            if submitted is None or not submitted.notebook:
-                continue  # nothing was submitted: the course page says so
-            problem_pages.append(
-                _write_problem_page(home, student, assignment, index, scores, submitted)
+        try:
+            home.mkdir()
+            scores = {a: submission_scores(gb, a, student) for a in index.assignments}
+            mine = by_student.get(student, {})
+            course_page = home / COURSE_PAGE
+            course_page.write_text(
+                page(student, index, scores, mine, graded_so_far=graded), encoding="utf-8"
             )
-    return FeedbackPages(folder, tuple(course_pages), tuple(problem_pages))
+            pages = [
+                _write_problem_page(home, student, a, index, scores, mine[a])
+                for a in index.assignments
+                if a in mine and mine[a].notebook  # nothing submitted: the course page says so
+            ]
+        except OSError as exc:  # this student's pages alone; the others and the report go on
+            failures.append(OutputFailure(student, "feedback pages", str(exc)))
+            continue
+        course_pages.append((student, course_page))
+        problem_pages += pages
+    return FeedbackPages(folder, tuple(course_pages), tuple(problem_pages), tuple(failures))
 
 
 def _write_problem_page(
@@ -291,13 +329,13 @@ def _write_problem_page(
     scores: Mapping[str, Mapping[str, Any]],
     result: SubmissionResult,
 ) -> ProblemPage:
-    """``<home>/<assignment>/<notebook id>.html``, with nbgrader's timestamp.txt and
+    """``<home>/<assignment>/<assignment>.html``, with nbgrader's timestamp.txt and
     submission_secret.txt beside it, written exactly as ``nbgrader submit`` wrote them (no newline
     added: the exchange's file name is a hash of the secret's exact text)."""
     target = home / assignment
     target.mkdir()
     notebook_id = Path(str(result.notebook)).stem
-    path = target / f"{feedback_file_name(notebook_id, '')}.html"
+    path = target / f"{assignment}.html"
     subject = problem_title(index.cells(assignment), assignment)
     text = page(student, index.only(assignment), scores, {assignment: result}, subject=subject)
     path.write_text(text, encoding="utf-8")

@@ -32,6 +32,7 @@ from roofline_grader.results import ProblemKind, SubmissionProblem, SubmissionRe
 
 if TYPE_CHECKING:
     from roofline_grader.intake.discover import Unplaced
+    from roofline_grader.outputs.feedback import OutputFailure
 
 
 def fmt(value: float | None) -> str:
@@ -128,6 +129,8 @@ class Report:
     """Every file of the submissions that was not graded, and why (roofline_grader.intake.discover)."""
     standing: Mapping[str, Any] = field(default_factory=dict)
     """Problems not graded yet, roster rows left out, LMS cells left blank (for report.json)."""
+    output_failures: Sequence[OutputFailure] = ()
+    """Outputs that could not be written for a student (roofline-grade then exits 6)."""
     lines: list[str] = field(default_factory=list)
 
     def problem_rows(self) -> list[tuple[str, str, SubmissionProblem]]:
@@ -195,6 +198,9 @@ class Report:
                 )
                 for p in items:
                     lines.append(f"    - {p.kind.words}: {p.where}{p.detail}")
+        if self.output_failures:
+            lines += ["", f"Outputs not written ({len(self.output_failures)}; the rest were):"]
+            lines += [f"  {failure.words()}" for failure in self.output_failures]
         needing, routine = self.unplaced_needing_you(), self.unplaced_routine()
         if needing:
             lines += ["", f"Files not graded, to look at ({len(needing)}):"]
@@ -224,6 +230,10 @@ class Report:
             "awaiting_by_hand": dict(self.tally.by_hand),
             "feedback_release": self.feedback_release,
             **self.standing,
+            "output_failures": [
+                {"student": f.student, "output": f.output, "reason": f.reason}
+                for f in self.output_failures
+            ],
             "unplaced": [
                 {
                     "file": u.file,

@@ -52,6 +52,9 @@ EXIT_NOTHING = 4
 """No notebook of the submissions could be placed: nothing was graded."""
 EXIT_CLUSTER = 5
 """The Dask cluster (--cluster) could not be reached, or was lost or refused work during the run."""
+EXIT_OUTPUTS = 6
+"""Every submission was graded and the report written, but some student's output (feedback
+pages, zip) could not be written; report.txt names each."""
 EXIT_STATUSES = (
     "Exit status: 0 every submission graded (bad ones included: they are graded and reported; "
     "earlier uploads superseded by a resubmission are listed, not an error); "
@@ -60,7 +63,8 @@ EXIT_STATUSES = (
     f"is graded; report.txt lists each file and why; --accept-unplaced gives 0); {EXIT_NOTHING} "
     f"no notebook could be placed at all (nothing graded); {EXIT_CLUSTER} the --cluster could not "
     "be reached (nothing written), or was lost or refused the work (what was graded is kept: "
-    "run again to finish); 130 interrupted."
+    f"run again to finish); {EXIT_OUTPUTS} graded and reported, but some student's feedback "
+    "pages or zip could not be written (report.txt names each and why); 130 interrupted."
 )
 
 
@@ -296,6 +300,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 130
     print(report.text(), end="")
+    if report.output_failures:
+        print(
+            f"roofline-grade: {len(report.output_failures)} output(s) could not be written "
+            f"(listed in {report.workspace / 'report.txt'}); every grade is in grades.csv",
+            file=sys.stderr,
+        )
+        return EXIT_OUTPUTS
     needing = report.unplaced_needing_you()
     if needing and not args.accept_unplaced:
         print(unplaced_message(needing, report.workspace / "report.txt"), file=sys.stderr)

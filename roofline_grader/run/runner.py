@@ -43,7 +43,7 @@ from roofline_grader.kernel.sandbox import scratch_root, sweep_stale_scratch
 from roofline_grader.outputs.classreport import scores_from_table, summarize, write_html
 from roofline_grader.outputs.exchange import release_feedback, write_zips
 from roofline_grader.outputs.exports import write_exports
-from roofline_grader.outputs.feedback import write_feedback
+from roofline_grader.outputs.feedback import OutputFailure, write_feedback
 from roofline_grader.outputs.gradebook import (
     awaiting_by_hand,
     build_template,
@@ -360,6 +360,8 @@ class Outputs:
     standing: dict[str, Any] = field(default_factory=dict)
     """For report.json: the problems not graded yet, the roster rows left out, the LMS files'
     blank cells."""
+    failures: tuple[OutputFailure, ...] = ()
+    """Outputs that could not be written for a student (the rest were)."""
 
 
 def _write_outputs(
@@ -402,7 +404,7 @@ def _write_outputs(
     if options.manual_sheet:
         sheet = write_sheet(options.manual_sheet, gb, intake.students, plan.hand, ws.autograded)
         hand_notes.append(sheet.words())
-    zips = write_zips(pages, ws.feedback_zips)
+    zips, zip_failures = write_zips(pages, ws.feedback_zips)
     released = release_feedback(pages, options.exchange) if options.exchange else None
     tally = Tally()
     points: dict[tuple[str, str], float] = {}
@@ -429,6 +431,7 @@ def _write_outputs(
                 for b in (exported.blanks if plan.roster is not None else ())
             ],
         },
+        (*pages.failures, *zip_failures),
     )
 
 
@@ -479,6 +482,7 @@ def _write_report(
         intake_notes=outputs.intake_notes,
         unplaced=intake.unplaced,
         standing=outputs.standing,
+        output_failures=outputs.failures,
     )
     ws.report_txt.write_text(report.text(), encoding="utf-8")
     report.write_json(ws.root / "report.json")
