@@ -11,6 +11,8 @@
 #                  test suite (what CI runs)
 #   make lab       JupyterLab on a git-ignored copy of the exercises (work/), as a student sees it
 #   make student-kit   dist/roofline-student-kit.zip: what students install (no solutions, no grader)
+#   make kit-lock  resolve the kit's packages on each Python 3.10-3.13 of this machine (PyPI;
+#                  after make lock): kit/locks/, which make student-kit reads
 #   make release   regenerate exercises/ (student version) from solutions/, and the visible checks
 #   make grade SUBMISSIONS=path [OUT=dir] [JOBS=n] [ROSTER=csv] [PROBLEM=problemN] [ACCEPT_UNPLACED=1]
 #                  autograde a folder, .zip or LMS download of submissions (ACCEPT_UNPLACED=1: exit 0
@@ -37,7 +39,7 @@ export PATH := $(CURDIR)/$(BIN):$(PATH)
 export PYTHONPATH := $(CURDIR)
 export MPLBACKEND := Agg
 
-.PHONY: setup book translations check test lint format lab exchange collect student-kit release grade feedback formgrader bench measure clean lock sandbox
+.PHONY: setup book translations check test lint format lab exchange collect student-kit kit-lock release grade feedback formgrader bench measure clean lock sandbox
 
 # -- set-up ------------------------------------------------------------------------------
 # Reinstalls only when pyproject.toml or constraints.txt change.
@@ -119,6 +121,9 @@ sandbox: $(STAMP)
 student-kit: $(STAMP)
 	$(BIN)/python -m tools.student_kit
 
+kit-lock: $(STAMP)
+	$(BIN)/python -m tools.kit_lock
+
 release: $(STAMP)
 	$(BIN)/python -m roofline_grader.checks.visible
 	$(BIN)/python -m roofline_grader.course.release
@@ -152,6 +157,7 @@ lock:
 	/tmp/roofline-lock/bin/pip install --quiet '.[test,cluster]'
 	{ echo "# Every package the course installs, pinned (generated with pip freeze from a clean install of pyproject.toml)."; \
 	  echo "# Regenerate: make lock"; /tmp/roofline-lock/bin/pip freeze --exclude roofline-course; } > constraints.txt
+	$(MAKE) kit-lock
 
 clean:
 	rm -rf _build .jupyter_cache .pytest_cache .ruff_cache

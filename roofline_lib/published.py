@@ -20,8 +20,8 @@ page.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 
+from ._compat import StrEnum
 from .hardware.types import Citation, Source
 
 ORIGINAL_REPOSITORY = "jax-ml/scaling-book"

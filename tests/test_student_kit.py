@@ -29,12 +29,14 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from packaging.markers import Marker
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
+from tests.conftest import in_ci
 from tests.grading.grading_cases import ASSIGNMENTS, VALIDATE_SUCCESS, solved, validate_reports
 from tests.processes import dies_with_parent
-from tools import student_kit
+from tools import kit_lock, student_kit
 from tools.student_kit import KitError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -111,25 +113,93 @@ def test_library_wheel_holds_every_subpackage_and_data_file_and_no_cache(tmp_pat
     assert sorted(requires) == sorted(project.pins[n] for n in student_kit.LIBRARY_DEPENDENCIES)
 
 
-def test_requirements_pin_the_student_tools_as_constraints_do_and_no_course_tool():
+def _locks() -> list[student_kit.Lock]:
+    return student_kit.read_locks(ROOT, student_kit.read_project(ROOT))
+
+
+def _pins() -> dict[str, list[student_kit.Pin]]:
     project = student_kit.read_project(ROOT)
     constraints = student_kit.read_constraints(ROOT / "constraints.txt")
-    pins = {
-        canonicalize_name(p.name): p for p in student_kit.student_requirements(project, constraints)
-    }
+    pins: dict[str, list[student_kit.Pin]] = {}
+    for pin in student_kit.student_requirements(project, constraints, _locks()):
+        pins.setdefault(canonicalize_name(pin.name), []).append(pin)
+    return pins
+
+
+def _chosen(pins: list[student_kit.Pin], python: str, platform: str) -> list[str | None]:
+    """The versions of a package's lines whose marker holds on CPython ``python`` there."""
+    environment = student_kit.marker_environment(platform, python)
+    return [p.version for p in pins if p.marker is None or Marker(p.marker).evaluate(environment)]
+
+
+def test_requirements_pin_one_version_per_python_and_platform_and_no_course_tool():
+    """On every supported Python and platform, each package has exactly one line that applies,
+    and on 3.11 the student tools and the library's dependencies are the course's own pins."""
+    constraints = student_kit.read_constraints(ROOT / "constraints.txt")
+    pins = _pins()
+    for lock in _locks():
+        for platform in student_kit.PLATFORMS:
+            for name, lines in pins.items():
+                assert len(_chosen(lines, lock.python, platform)) <= 1, (name, lock.minor, platform)
     for name in (*student_kit.STUDENT_TOOLS, *student_kit.LIBRARY_DEPENDENCIES):
-        assert pins[canonicalize_name(name)].version == constraints[canonicalize_name(name)]
-        assert pins[canonicalize_name(name)].marker is None
+        lines = pins[canonicalize_name(name)]
+        for platform in student_kit.PLATFORMS:
+            assert _chosen(lines, "3.11.2", platform) == [constraints[canonicalize_name(name)]]
+            assert len(_chosen(lines, "3.10.0", platform)) == 1
     assert not [n for n in pins if n.startswith(COURSE_ONLY)]
     assert "roofline-course" not in pins
 
 
-def test_requirements_refuse_a_pin_that_breaks_a_dependency():
+def test_each_python_gets_the_versions_that_install_there():
+    """numpy 2.3 dropped Python 3.10, and soupsieve 4.1.3 needs 3.11.5: each Python's line is one
+    its lock resolved there, and Debian's 3.11.2 never meets soupsieve 4.1.3."""
+    pins = _pins()
+    numpy = pins["numpy"]
+    assert _chosen(numpy, "3.10.13", "Linux x86-64") != _chosen(numpy, "3.12.1", "Linux x86-64")
+    assert _chosen(pins["soupsieve"], "3.11.2", "Windows") != ["4.1.3"]
+    for lock in _locks():
+        for name, lines in pins.items():
+            (version,) = _chosen(lines, lock.python, "Linux x86-64") or [None]
+            if version is not None:
+                assert lock.packages[name].version == version, (name, lock.minor)
+    # a package needed on Windows only, which no Linux lock holds: unpinned, for Windows alone
+    assert [p.marker for p in pins["colorama"]] == ['sys_platform == "win32"']
+    assert _chosen(pins["exceptiongroup"], "3.12.1", "Linux x86-64") == []  # a 3.10 backport
+
+
+def test_the_library_wheel_installs_on_every_kit_python_and_pins_nothing_a_python_lacks():
+    project = student_kit.read_project(ROOT)
+    locks = _locks()
+    assert student_kit.kit_requires_python() == ">=3.10,<3.14"
+    for bound in student_kit.library_dependencies(project, locks):
+        requirement = Requirement(bound)
+        for lock in locks:
+            version = lock.packages[canonicalize_name(requirement.name)].version
+            assert requirement.specifier.contains(version), (bound, lock.minor)
+
+
+def test_a_stale_or_missing_lock_is_refused_naming_make_kit_lock(tmp_path):
+    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    shutil.copytree(ROOT / "kit" / "locks", tmp_path / "kit" / "locks")
+    constraints = (ROOT / "constraints.txt").read_text()
+    (tmp_path / "constraints.txt").write_text(constraints)
+    project = student_kit.read_project(tmp_path)
+    assert len(student_kit.read_locks(tmp_path, project)) == 4
+    (tmp_path / "constraints.txt").write_text(constraints.replace("numpy==", "numpy==1"))
+    with pytest.raises(KitError, match="run make kit-lock"):
+        student_kit.read_locks(tmp_path, project)
+    (tmp_path / "constraints.txt").write_text(constraints)
+    (tmp_path / "kit" / "locks" / "python3.13.json").unlink()
+    with pytest.raises(KitError, match=r"no lock for Python 3\.13.*run make kit-lock"):
+        student_kit.read_locks(tmp_path, project)
+
+
+def test_a_lock_newer_than_the_course_pins_is_refused():
     project = student_kit.read_project(ROOT)
     constraints = student_kit.read_constraints(ROOT / "constraints.txt")
-    constraints[canonicalize_name("jupyter-client")] = "99.0"
+    constraints[canonicalize_name("jupyter-client")] = "1.0"
     with pytest.raises(KitError, match="jupyter-client"):
-        student_kit.student_requirements(project, constraints)
+        student_kit.student_requirements(project, constraints, _locks())
 
 
 # ----------------------------------------------------------------------------------------------
@@ -165,6 +235,13 @@ def run(command: list[str] | str, cwd: Path, env: dict[str, str], timeout: float
     )
 
 
+def readme_install(folder: Path, python: Path) -> str:
+    """The kit README's install command (Linux and macOS), ``python`` standing for python3."""
+    readme = (folder / "README.md").read_text()
+    (install,) = [line for line in readme.splitlines() if line.startswith("python3 -m venv .venv")]
+    return shlex.quote(str(python)) + install.removeprefix("python3")
+
+
 @dataclass
 class Kit:
     zip: Path
@@ -175,26 +252,30 @@ class Kit:
 
 
 @pytest.fixture(scope="module")
-def kit(tmp_path_factory) -> Kit:
-    tmp = tmp_path_factory.mktemp("student-kit")
+def built(tmp_path_factory) -> tuple[Path, Path]:
+    """The kit built by its command, and unpacked: (the zip, the kit's folder)."""
+    tmp = tmp_path_factory.mktemp("student-kit-built")
     out = tmp / "dist" / "roofline-student-kit.zip"
     build = run(
         [sys.executable, "-m", "tools.student_kit", "--out", str(out)], ROOT, dict(os.environ)
     )
     assert build.returncode == 0, build.stdout + build.stderr
     assert str(out) in build.stdout
-    unpacked = tmp / "unpacked"
     with zipfile.ZipFile(out) as archive:
-        archive.extractall(unpacked)
-    folder = unpacked / "roofline-student-kit"
+        archive.extractall(tmp / "unpacked")
+    return out, tmp / "unpacked" / "roofline-student-kit"
+
+
+@pytest.fixture(scope="module")
+def kit(tmp_path_factory, built) -> Kit:
+    tmp = tmp_path_factory.mktemp("student-kit")
+    out, unpacked = built
+    folder = tmp / "roofline-student-kit"
+    shutil.copytree(unpacked, folder)
     env = student_env(tmp / "home")
 
-    # the README's install command, with this test's Python standing for python3.11
-    readme = (folder / "README.md").read_text()
-    (install,) = [
-        line for line in readme.splitlines() if line.startswith("python3.11 -m venv .venv")
-    ]
-    install = shlex.quote(sys.executable) + install.removeprefix("python3.11")
+    # the README's install command, with this test's Python standing for python3
+    install = readme_install(folder, Path(sys.executable))
     started = time.monotonic()
     result = run(install, folder, env, timeout=600)
     install_s = time.monotonic() - started
@@ -388,3 +469,53 @@ def test_the_readme_start_command_copies_the_exercises_and_serves_jupyterlab(kit
             server.kill()
             server.wait()
         server.stdout.close()
+
+
+IMPORT_EVERY_MODULE = (
+    "import importlib, pkgutil, roofline_lib\n"
+    "names = [m.name for m in pkgutil.walk_packages(roofline_lib.__path__, 'roofline_lib.')\n"
+    "         if not m.name.endswith('__main__')]\n"
+    "for name in names: importlib.import_module(name)\n"
+    "from roofline_lib.hardware.types import Topology\n"
+    "assert str(Topology.SWITCHED) == f'{Topology.SWITCHED}' == Topology.SWITCHED.value\n"
+    "print(len(names), 'modules')"
+)
+
+
+def _size_mib(folder: Path) -> float:
+    return sum(f.stat().st_size for f in folder.rglob("*") if f.is_file()) / 2**20
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("student-kit")
+@pytest.mark.parametrize("minor", kit_lock.PYTHONS)
+def test_the_kit_installs_from_its_readme_and_validates_on_every_python(built, minor, tmp_path):
+    """The README's install on the oldest CPython of each supported line on this machine (Debian's
+    3.11.2 for 3.11), in a fresh venv: every library module imports, and Validate passes the model
+    answers of Problem 1. In CI a missing interpreter fails the test."""
+    found = kit_lock.find_python(minor)
+    if found is None:
+        (pytest.fail if in_ci() else pytest.skip)(f"no CPython {minor} on this machine")
+    python, version = found
+    folder = tmp_path / "roofline-student-kit"
+    shutil.copytree(built[1], folder)
+    env = student_env(tmp_path / "home")
+    started = time.monotonic()
+    result = run(readme_install(folder, python), folder, env, timeout=900)
+    install_s = time.monotonic() - started
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    print(
+        f"\nstudent kit on Python {version}: README install {install_s:.0f} s, "
+        f"venv {_size_mib(folder / '.venv'):.0f} MiB"
+    )
+    venv_python = folder / ".venv" / "bin" / "python"
+    imported = run([str(venv_python), "-c", IMPORT_EVERY_MODULE], tmp_path, env)
+    assert imported.returncode == 0, imported.stderr[-3000:]
+    check = run([str(venv_python), "-m", "pip", "check"], folder, env)
+    assert check.returncode == 0, check.stdout
+    (tmp_path / "filled").mkdir()
+    notebook = tmp_path / "filled" / "problem1.ipynb"
+    nbformat.write(solved(folder / "exercises", "problem1"), notebook)
+    kit = Kit(built[0], folder, venv_python, env, install_s)
+    (report,) = _validate(kit, [notebook])
+    assert report.startswith(VALIDATE_SUCCESS), report[-3000:]

@@ -40,6 +40,7 @@ import argparse
 import ast
 import importlib.metadata
 import io
+import json
 import os
 import shutil
 import subprocess
@@ -48,13 +49,14 @@ import tempfile
 import tomllib
 import zipfile
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from packaging.markers import default_environment
 from packaging.requirements import Requirement
 from packaging.utils import NormalizedName, canonicalize_name
+from packaging.version import Version
 
 ROOT = Path(__file__).resolve().parents[1]
 KIT = "roofline-student-kit"
@@ -129,6 +131,12 @@ def read_project(root: Path) -> Project:
     return Project(project["version"], project["requires-python"], pins)
 
 
+def kit_roots(project: Project) -> list[str]:
+    """The kit's top-level packages, by name: the library's runtime dependencies and the student
+    tools (their versions are each Python's lock's, :mod:`tools.kit_lock`)."""
+    return [*LIBRARY_DEPENDENCIES, *STUDENT_TOOLS]
+
+
 def read_constraints(path: Path) -> dict[NormalizedName, str]:
     """constraints.txt as {normalized name: version}; every line must be ``name==version``."""
     pins = {}
@@ -181,12 +189,40 @@ def check_library_imports(package: Path) -> None:
         )
 
 
-def library_pyproject(project: Project, packages: list[str], data: dict[str, list[str]]) -> str:
-    """A minimal pyproject.toml for roofline_lib alone, its runtime dependencies pinned."""
+def kit_requires_python() -> str:
+    """The Pythons the kit installs on, as a requires-python (from :data:`tools.kit_lock.PYTHONS`)."""
+    from tools.kit_lock import PYTHONS
+
+    last = PYTHONS[-1].split(".")
+    return f">={PYTHONS[0]},<{last[0]}.{int(last[1]) + 1}"
+
+
+def library_dependencies(project: Project, locks: Sequence[Lock]) -> list[str]:
+    """The library's Requires-Dist: each runtime dependency at least the oldest version any
+    Python's lock has (the exact versions are requirements.txt's, per Python); without locks, as
+    pyproject.toml pins them."""
     missing = [n for n in LIBRARY_DEPENDENCIES if canonicalize_name(n) not in project.pins]
     if missing:
         raise KitError(f"pyproject.toml does not pin {missing}, which {LIBRARY} needs")
-    dependencies = [project.pins[canonicalize_name(n)] for n in LIBRARY_DEPENDENCIES]
+    if not locks:
+        return [project.pins[canonicalize_name(n)] for n in LIBRARY_DEPENDENCIES]
+    bounds = []
+    for name in LIBRARY_DEPENDENCIES:
+        versions = [lock.packages[canonicalize_name(name)].version for lock in locks]
+        bounds.append(f"{name}>={min(versions, key=Version)}")
+    return bounds
+
+
+def library_pyproject(
+    project: Project,
+    packages: list[str],
+    data: dict[str, list[str]],
+    locks: Sequence[Lock] = (),
+) -> str:
+    """A minimal pyproject.toml for roofline_lib alone: the kit's Pythons, and its runtime
+    dependencies (:func:`library_dependencies`)."""
+    dependencies = library_dependencies(project, locks)
+    requires_python = kit_requires_python() if locks else project.requires_python
     data_lines = "".join(f"{p!r} = {files!r}\n" for p, files in sorted(data.items()))
     return (
         '[build-system]\nrequires = ["setuptools>=61"]\nbuild-backend = "setuptools.build_meta"\n\n'
@@ -194,7 +230,7 @@ def library_pyproject(project: Project, packages: list[str], data: dict[str, lis
         'name = "roofline-lib"\n'
         f'version = "{project.version}"\n'
         'description = "The Roofline course library: hardware, costs, rooflines, MFU, plots."\n'
-        f'requires-python = "{project.requires_python}"\n'
+        f'requires-python = "{requires_python}"\n'
         'license = { text = "MIT" }\n'
         f"dependencies = {dependencies!r}\n\n"
         f"[tool.setuptools]\npackages = {packages!r}\ninclude-package-data = false\n\n"
@@ -211,7 +247,9 @@ def _source_date_epoch(root: Path) -> str:
     return stamp if result.returncode == 0 and stamp.isdigit() else "315532800"  # 1980-01-01
 
 
-def build_library_wheel(root: Path, project: Project, out_dir: Path) -> Path:
+def build_library_wheel(
+    root: Path, project: Project, out_dir: Path, locks: Sequence[Lock] = ()
+) -> Path:
     """Build ``roofline_lib-<version>-py3-none-any.whl`` into ``out_dir``; returns its path."""
     check_library_imports(root / LIBRARY)
     with tempfile.TemporaryDirectory(prefix="roofline-lib-wheel-") as tmp:
@@ -225,7 +263,7 @@ def build_library_wheel(root: Path, project: Project, out_dir: Path) -> Path:
                 continue
             owner = next(a for a in (f.parent, *f.parent.parents) if ".".join(a.parts) in packages)
             data.setdefault(".".join(owner.parts), []).append(f.relative_to(owner).as_posix())
-        (stage / "pyproject.toml").write_text(library_pyproject(project, packages, data))
+        (stage / "pyproject.toml").write_text(library_pyproject(project, packages, data, locks))
         wheels = Path(tmp) / "wheels"
         env = {**os.environ, "SOURCE_DATE_EPOCH": _source_date_epoch(root)}
         command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation"]
@@ -250,28 +288,72 @@ def build_library_wheel(root: Path, project: Project, out_dir: Path) -> Path:
 # ----------------------------------------------------------------------------------------------
 
 
-def marker_environment(platform: str) -> dict[str, str]:
-    """The marker variables of CPython on ``platform`` (a PLATFORMS key), this Python's version."""
+@dataclass(frozen=True)
+class Locked:
+    """One package of a Python version's lock (:mod:`tools.kit_lock`)."""
+
+    version: str
+    requires: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Lock:
+    """What pip resolved for the kit on one minor version of Python (``kit/locks/``)."""
+
+    minor: str
+    python: str
+    """The full version it was resolved on (the oldest of that line found, e.g. 3.11.2)."""
+    packages: Mapping[NormalizedName, Locked]
+
+
+def read_locks(root: Path, project: Project) -> list[Lock]:
+    """Every supported Python's lock, in version order; a :class:`KitError` naming ``make
+    kit-lock`` when one is missing or was made from other inputs than today's constraints.txt and
+    top-level packages."""
+    from tools.kit_lock import PYTHONS, inputs_digest, lock_path
+
+    digest = inputs_digest(kit_roots(project), (root / "constraints.txt").read_text())
+    locks = []
+    for minor in PYTHONS:
+        path = lock_path(minor, root / "kit" / "locks")
+        if not path.is_file():
+            raise KitError(f"no lock for Python {minor} ({path}): run make kit-lock")
+        data = json.loads(path.read_text())
+        if data.get("inputs") != digest:
+            raise KitError(
+                f"{path.name} was resolved from another constraints.txt or other top-level "
+                "packages than today's: run make kit-lock"
+            )
+        packages = {
+            canonicalize_name(p["name"]): Locked(p["version"], tuple(p["requires_dist"]))
+            for p in data["packages"]
+        }
+        locks.append(Lock(minor, data["python"], packages))
+    return locks
+
+
+def marker_environment(platform: str, python: str | None = None) -> dict[str, str]:
+    """The marker variables of CPython ``python`` (a full version; default: this one) on
+    ``platform`` (a PLATFORMS key)."""
     machine = PLATFORMS[platform]
-    return {**default_environment(), **_SYSTEMS[machine["sys_platform"]], **machine}
-
-
-def installed_distributions() -> dict[NormalizedName, importlib.metadata.Distribution]:
-    found: dict[NormalizedName, importlib.metadata.Distribution] = {}
-    for dist in importlib.metadata.distributions():
-        found.setdefault(canonicalize_name(dist.metadata["Name"]), dist)
-    return found
+    environment = {**default_environment(), **_SYSTEMS[machine["sys_platform"]], **machine}
+    if python is not None:
+        environment["python_full_version"] = python
+        environment["python_version"] = ".".join(python.split(".")[:2])
+        environment["implementation_version"] = python
+    return environment
 
 
 def closure(
     roots: Iterable[Requirement],
     environment: Mapping[str, str],
-    installed: Mapping[NormalizedName, importlib.metadata.Distribution],
+    requires_of: Mapping[NormalizedName, Sequence[str]],
 ) -> tuple[dict[NormalizedName, list[Requirement]], set[NormalizedName]]:
-    """Every distribution ``roots`` need where ``environment`` holds, extras followed.
+    """Every distribution ``roots`` need where ``environment`` holds, extras followed, reading
+    each one's Requires-Dist from ``requires_of``.
 
     Returns the requirements that reach each one (its specifiers, to check the pins), and the
-    names of those not installed here (whose own dependencies are therefore unknown).
+    names of those ``requires_of`` does not have (whose own dependencies are therefore unknown).
     """
     reached: dict[NormalizedName, list[Requirement]] = {}
     extras_done: dict[NormalizedName, set[str]] = {}
@@ -285,11 +367,10 @@ def closure(
         if not new:
             continue
         extras_done[name] |= new
-        dist = installed.get(name)
-        if dist is None:
+        if name not in requires_of:
             unknown.add(name)
             continue
-        for text in dist.requires or []:
+        for text in requires_of[name]:
             dependency = Requirement(text)
             for extra in sorted(new):
                 if dependency.marker is None:
@@ -329,40 +410,74 @@ def _this_platform() -> str | None:
     return None
 
 
-def student_requirements(project: Project, constraints: Mapping[NormalizedName, str]) -> list[Pin]:
-    """The pinned closure of the library's dependencies and the student tools, on every platform."""
-    roots = [Requirement(project.pins[canonicalize_name(n)]) for n in LIBRARY_DEPENDENCIES]
-    roots += [Requirement(n) for n in STUDENT_TOOLS]
-    installed = installed_distributions()
-    here = _this_platform()
-    platforms_of: dict[NormalizedName, set[str]] = {}
-    unknown: set[NormalizedName] = set()
-    for platform in PLATFORMS:
-        reached, not_here = closure(roots, marker_environment(platform), installed)
-        if platform == here and not_here:
-            raise KitError(f"not installed in the course's venv: {sorted(not_here)} (make setup)")
-        unknown |= not_here
-        for name, requirements in reached.items():
-            platforms_of.setdefault(name, set()).add(platform)
-            pinned = constraints.get(name)
-            for requirement in requirements:
-                if pinned and not requirement.specifier.contains(pinned, prereleases=True):
-                    raise KitError(f"constraints.txt pins {name}=={pinned}, but {requirement}")
-    pins = []
-    for name in sorted(platforms_of):
-        marker = where_marker(platforms_of[name])
-        if name in constraints:
-            version = installed[name].version if name in installed else None
-            if version is not None and version != constraints[name]:
+def python_marker(minors: Sequence[str], supported: Sequence[str]) -> str | None:
+    """A marker true on the Python versions ``minors`` (of ``supported``); None for all."""
+    if list(minors) == list(supported):
+        return None
+    first, last = supported.index(minors[0]), supported.index(minors[-1])
+    if list(minors) == list(supported[first : last + 1]):  # a run of versions: a range
+        if last == len(supported) - 1:
+            return f'python_version >= "{minors[0]}"'
+        if first == 0:
+            return f'python_version < "{supported[last + 1]}"'
+    return " or ".join(f'python_version == "{m}"' for m in minors)
+
+
+def both(*markers: str | None) -> str | None:
+    """The markers that are not None, joined with ``and``, each in parentheses when it has an
+    ``or``; None when there are none."""
+    given = [m for m in markers if m]
+    if len(given) <= 1:
+        return given[0] if given else None
+    return " and ".join(f"({m})" if " or " in m else m for m in given)
+
+
+def student_requirements(
+    project: Project, constraints: Mapping[NormalizedName, str], locks: Sequence[Lock]
+) -> list[Pin]:
+    """requirements.txt's lines: the closure of the library's dependencies and the student tools
+    on every platform of every Python of ``locks``, each package pinned to its lock's version
+    there, with a marker where it is needed or pinned on some Pythons or platforms only."""
+    roots = [Requirement(n) for n in kit_roots(project)]
+    supported = [lock.minor for lock in locks]
+    # (name, version or None) -> minor -> platforms
+    where: dict[tuple[NormalizedName, str | None], dict[str, set[str]]] = {}
+    for lock in locks:
+        requires = {name: locked.requires for name, locked in lock.packages.items()}
+        for platform in PLATFORMS:
+            environment = marker_environment(platform, lock.python)
+            reached, unknown = closure(roots, environment, requires)
+            if platform == _this_platform() and unknown - UNPINNED:
                 raise KitError(
-                    f"the venv has {name}=={version}, constraints.txt pins {constraints[name]}: "
-                    "run make setup"
+                    f"the Python {lock.minor} lock lacks {sorted(unknown - UNPINNED)}, which it "
+                    "needs on this platform: run make kit-lock"
                 )
-            pins.append(Pin(name, constraints[name], marker))
-        elif name in UNPINNED or name in unknown:
-            pins.append(Pin(name, None, marker))
-        else:
-            raise KitError(f"{name} is needed but constraints.txt does not pin it: run make lock")
+            for name, requirements in reached.items():
+                locked = lock.packages.get(name)
+                version = None if locked is None or name in UNPINNED else locked.version
+                cap = constraints.get(name)
+                if version is not None and cap is not None and Version(version) > Version(cap):
+                    raise KitError(
+                        f"the Python {lock.minor} lock has {name}=={version}, newer than "
+                        f"constraints.txt's {cap}: run make kit-lock"
+                    )
+                for requirement in requirements:
+                    if version and not requirement.specifier.contains(version, prereleases=True):
+                        raise KitError(
+                            f"the Python {lock.minor} lock pins {name}=={version}, but "
+                            f"{requirement}: run make kit-lock"
+                        )
+                where.setdefault((name, version), {}).setdefault(lock.minor, set()).add(platform)
+    pins = []
+    for (name, version), minors in sorted(where.items(), key=lambda kv: (kv[0][0], kv[0][1] or "")):
+        # one line per set of platforms, naming the Pythons that need it there
+        by_platforms: dict[frozenset[str], list[str]] = {}
+        for minor in supported:
+            if minor in minors:
+                by_platforms.setdefault(frozenset(minors[minor]), []).append(minor)
+        for platforms, pythons in by_platforms.items():
+            marker = both(python_marker(pythons, supported), where_marker(set(platforms)))
+            pins.append(Pin(name, version, marker))
     return pins
 
 
@@ -476,8 +591,11 @@ def build(root: Path, out: Path) -> dict[str, bytes]:
     constraints = read_constraints(root / "constraints.txt")
     _warn_if_uncommitted(root)
     with tempfile.TemporaryDirectory(prefix="roofline-kit-") as tmp:
-        wheel = build_library_wheel(root, project, Path(tmp))
-        requirements = requirements_txt(wheel.name, student_requirements(project, constraints))
+        locks = read_locks(root, project)
+        wheel = build_library_wheel(root, project, Path(tmp), locks)
+        requirements = requirements_txt(
+            wheel.name, student_requirements(project, constraints, locks)
+        )
         files = kit_files(root, wheel, requirements)
     check_contents(files)
     write_zip(files, out)

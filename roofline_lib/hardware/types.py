@@ -11,13 +11,13 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date
-from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, TypedDict, overload
 
 import numpy as np
 
 from .._checks import ArrayLike, UnknownNameError, out, positive_count, positive_real
+from .._compat import StrEnum
 from ..dtypes import DTYPES
 from ..words import say, say_later
 

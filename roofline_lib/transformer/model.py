@@ -11,9 +11,9 @@ per norm: two per layer and one at the end), rotary positions (no position-embed
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 
 from .._checks import ArrayLike, broadcast, out, positive_count
+from .._compat import StrEnum
 from ..dtypes import bytes_per_element
 from ..hardware import Citation
 
