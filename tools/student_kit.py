@@ -514,13 +514,30 @@ def _files_under(folder: Path) -> Iterator[Path]:
             yield path
 
 
+HAND_IN_MARKS = {"<!-- hand-in -->": False, "<!-- hand-in-zh -->": True}
+"""Where the README says how to hand in: the notebooks' own hand-in paragraph goes there
+(roofline_grader.checks.header.hand_in, one text for the notebooks and the kit)."""
+
+
+def kit_readme() -> str:
+    """The kit's README: tools/student_kit_README.md with the hand-in paragraphs filled in."""
+    from roofline_grader.checks.header import hand_in
+
+    text = README_SOURCE.read_text(encoding="utf-8")
+    for mark, chinese in HAND_IN_MARKS.items():
+        if text.count(mark) != 1:
+            raise KitError(f"{README_SOURCE.name} must hold {mark!r} once, where hand-in goes")
+        text = text.replace(mark, hand_in("problemN", chinese=chinese))
+    return text
+
+
 def kit_files(root: Path, wheel: Path, requirements: str) -> dict[str, bytes]:
     """Every file of the kit, by its path inside the zip."""
     missing = [p for p in (*LAUNCHER, "exercises") if not (root / p).exists()]
     if missing:
         raise KitError(f"missing from the repository: {missing}")
     files = {
-        "README.md": README_SOURCE.read_bytes(),
+        "README.md": kit_readme().encode(),
         "requirements.txt": requirements.encode(),
         f"wheels/{wheel.name}": wheel.read_bytes(),
     }

@@ -1,8 +1,9 @@
 """The first cell of every problem notebook, rendered from one template per language: ``header.md``
 and ``header.zh_CN.md``.
 
-The template holds what every problem says (what to do, how to check yourself, follow-through, how
-to hand in); ``${number}``, ``${title}``, ``${question}``, ``${points}`` and ``${name}`` are what
+The template holds what every problem says (what to do, how to check yourself, follow-through, and
+``${hand_in}``, the hand-in paragraph of :data:`HAND_IN_PATH`, which the student kit's README says
+too); ``${number}``, ``${title}``, ``${question}``, ``${points}`` and ``${name}`` are what
 differs, taken from the problem's checks module (``TITLE``, ``QUESTION``, the sum of its parts'
 points; in Chinese ``TITLE_ZH`` and ``QUESTION_ZH``). The notebooks are bilingual: the cell is the
 English header, a rule (:data:`RULE`) and the Chinese one, as every statement cell is its English,
@@ -19,6 +20,17 @@ from .base import Problem
 
 TEMPLATE_PATH = Path(__file__).with_name("header.md")
 ZH_TEMPLATE_PATH = Path(__file__).with_name("header.zh_CN.md")
+HAND_IN_PATH = Path(__file__).with_name("handin.md")
+ZH_HAND_IN_PATH = Path(__file__).with_name("handin.zh_CN.md")
+"""How to hand in a problem, in one place: every notebook's header and the student kit's README
+(tools/student_kit.py) say it from these, true both for the kit (no Assignments tab) and for a
+course that runs nbgrader's exchange."""
+
+
+def hand_in(name: str, chinese: bool = False) -> str:
+    """The hand-in paragraph for the notebook ``name`` (``problem1``; the kit says ``problemN``)."""
+    path = ZH_HAND_IN_PATH if chinese else HAND_IN_PATH
+    return Template(path.read_text(encoding="utf-8").rstrip("\n")).substitute(name=name)
 RULE = "\n\n---\n\n"
 """What parts a cell's English from its Chinese: a horizontal rule."""
 
@@ -43,6 +55,7 @@ def render(problem: Problem, template: str | None = None) -> str:
         question=problem.question,
         points=points_text(problem.points),
         name=problem.name,
+        hand_in=hand_in(problem.name),
     )
     if not problem.title_zh:
         return english
@@ -52,6 +65,7 @@ def render(problem: Problem, template: str | None = None) -> str:
         question=problem.question_zh,
         points=points_text_zh(problem.points),
         name=problem.name,
+        hand_in=hand_in(problem.name, chinese=True),
     )
     return english + RULE + chinese
 

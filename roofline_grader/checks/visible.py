@@ -20,8 +20,9 @@ each committed file is what the checks and the catalog give.
 from __future__ import annotations
 
 import json
+import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -120,16 +121,42 @@ def _value_cases(check: Check) -> list[dict[str, Any]]:
     return cases
 
 
+def relation_builds_on(case: Mapping[str, Any], functions: Iterable[str]) -> list[str]:
+    """The student's functions (of ``functions``) that a relation's expression calls. Every case
+    builds on those, on the functions its check probes as the student's own, and on every function
+    of the parts before its own (a later part is computed from them): when one of them fails its
+    own visible checks, the case is not judged (as the grader follows through from the student's
+    own answers), and says once to fix that one first."""
+    expressions = [case.get(k) for k in ("equals", "differs", "holds", "expression")]
+    expressions += [end for end in case.get("within", ()) if isinstance(end, str)]
+    text = " ".join(e for e in expressions if isinstance(e, str))
+    return sorted(f for f in functions if re.search(rf"\b{re.escape(f)}\(", text))
+
+
 def all_cases() -> dict[str, list[dict[str, Any]]]:
-    """Every autograded part's visible cases, by grade id; each says which part it is."""
-    return {
-        part.grade_id: [
-            {**case, "problem": part.problem, "part": part.letter} for case in part_cases(part)
-        ]
-        for parts in PROBLEMS.values()
-        for part in parts
-        if not part.manual
-    }
+    """Every autograded part's visible cases, by grade id; each says which part it is, and a
+    relation says which of the student's functions it builds on."""
+    out = {}
+    for parts in PROBLEMS.values():
+        cases_of = {part.grade_id: part_cases(part) for part in parts}
+        functions = {c["name"] for cases in cases_of.values() for c in cases if "args" in c}
+        earlier: set[str] = set()  # the functions of the parts before this one
+        before: list[str] = []  # those parts' grade ids (their named values)
+        for part in parts:
+            if part.manual:
+                continue
+            cases = []
+            for case in cases_of[part.grade_id]:
+                own = case.get("builds_on", []) if "args" in case else []
+                builds_on = sorted({*own, *relation_builds_on(case, functions), *earlier})
+                extra: dict[str, Any] = {"builds_on": builds_on} if builds_on else {}
+                if before:
+                    extra["after"] = list(before)
+                cases.append({**case, **extra, "problem": part.problem, "part": part.letter})
+            out[part.grade_id] = cases
+            earlier |= {c["name"] for c in cases if "args" in c}
+            before.append(part.grade_id)
+    return out
 
 
 def render() -> str:

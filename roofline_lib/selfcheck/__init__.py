@@ -97,6 +97,7 @@ BUILDS_ON_ONE = (
     "this builds on your {which}, which fails its own visible check: fix that first (at grading, "
     "this part is judged against your own earlier answers)"
 )
+NOT_JUDGED = "not checked yet ({count} case(s)): {hint}"
 BUILDS_ON_MANY = (
     "this builds on your {which}, which fail their own visible checks: fix those first (at "
     "grading, this part is judged against your own earlier answers)"
@@ -122,17 +123,51 @@ MESSAGES = (
     PART,
     BUILDS_ON_ONE,
     BUILDS_ON_MANY,
+    NOT_JUDGED,
 )
 """Every template above with words to translate (a line such as ``bytes_loaded(2, 3, 4) = 18``
 reads the same in both languages)."""
 
 
 @dataclass(frozen=True)
+class Said:
+    """A line in both languages: its English, and its Chinese ("" when the catalog has none, or
+    when the line has no words to translate, such as ``bytes_loaded(2, 3, 4) = 18``)."""
+
+    english: str
+    chinese: str = ""
+
+
+NOTHING = Said("")
+
+
+@dataclass(frozen=True)
 class Outcome:
-    """One visible case: whether it passed, and the line that says so."""
+    """One visible case: whether it passed, what was checked (in both languages), and the hint of
+    a failure. A case not judged (``judged`` False) builds on earlier functions that fail their own
+    checks: like the grader, which follows through from a student's own earlier answers, it
+    neither passes nor fails, and its hint says to fix the earlier part first."""
 
     passed: bool
-    line: str
+    what: Said
+    hint: Said = NOTHING
+    judged: bool = True
+
+    @property
+    def line(self) -> str:
+        """The case's lines: ✓ or ✗ and what, the hint, then both in Chinese."""
+        return "\n".join(self.lines(with_hint=True))
+
+    def lines(self, with_hint: bool) -> list[str]:
+        mark = "✓" if self.passed else "✗"
+        lines = [f"{mark} {self.what.english}"]
+        if with_hint and self.hint.english:
+            lines.append(f"  {HINT.format(hint=self.hint.english)}")
+        if self.what.chinese:
+            lines.append(f"  {self.what.chinese}")
+        if with_hint and self.hint.chinese:
+            lines.append(f"  {zh(HINT, hint=self.hint.chinese) or self.hint.chinese}")
+        return lines
 
 
 @functools.cache
@@ -159,9 +194,30 @@ def visible_checks(grade_id: str, namespace: Mapping[str, Any]) -> None:
     for outcome in outcomes:
         if outcome.passed:
             print(outcome.line)
-    failed = [o.line for o in outcomes if not o.passed]  # shown once, in the error
+    for note in _not_judged(outcomes):
+        print(note)
+    failed, hints = [], set()
+    for outcome in outcomes:  # shown once, in the error; each hint once in the cell
+        if outcome.judged and not outcome.passed:
+            failed.append("\n".join(outcome.lines(with_hint=outcome.hint not in hints)))
+            hints.add(outcome.hint)
     if failed:
         raise VisibleCheckError(failed, len(outcomes))
+
+
+def _not_judged(outcomes: list[Outcome]) -> list[str]:
+    """One line per earlier part that keeps cases from being judged, however many cases."""
+    notes: dict[Said, int] = {}
+    for outcome in outcomes:
+        if not outcome.judged:
+            notes[outcome.hint] = notes.get(outcome.hint, 0) + 1
+    lines = []
+    for hint, count in notes.items():
+        lines.append(f"· {NOT_JUDGED.format(count=count, hint=hint.english)}")
+        chinese = zh(NOT_JUDGED, count=str(count), hint=hint.chinese) if hint.chinese else None
+        if chinese:
+            lines.append(f"  {chinese}")
+    return lines
 
 
 # ----------------------------------------------------------------------------------------------
@@ -172,22 +228,35 @@ def visible_checks(grade_id: str, namespace: Mapping[str, Any]) -> None:
 def run_case(case: Mapping[str, Any], namespace: Mapping[str, Any]) -> Outcome:
     if "args" in case:
         return _call_case(case, namespace)
-    if "figure" in case:
-        return _figure_case(case, namespace)
-    return _value_case(case, namespace)
+    outcome = (_figure_case if "figure" in case else _value_case)(case, namespace)
+    if outcome.passed or not outcome.judged or not (case.get("builds_on") or case.get("after")):
+        return outcome
+    earlier = _earlier_failures(case, namespace)  # held to a function that fails its own check
+    return outcome if earlier is None else _not_checked(outcome.what, earlier)
 
 
 def _show(value: Any) -> str:
-    """A number as a student would write it: 8, not 8.0; 1.0909090909; inf; arrays as np.array."""
+    """A value as every visible line shows it, the student's and the expected alike (one rule,
+    whether the number came as an int or a float): a whole number below a million as written
+    (8, not 8.0), other numbers of a million or more, or below 10⁻⁴, in scientific notation
+    (3.28e+11, 2.733333333e+11, 1.218274112e-13), the rest with up to 10 significant digits
+    (1.090909091); inf as math.inf; arrays as np.array([...])."""
     if isinstance(value, list):
         return f"np.array([{', '.join(_show(v) for v in value)}])"
     if isinstance(value, bool):
         return str(value)
+    if isinstance(value, int):
+        value = float(value)
     if isinstance(value, float):
         if math.isinf(value):
             return "math.inf" if value > 0 else "-math.inf"
-        if value.is_integer() and abs(value) < 1e16:
+        if math.isnan(value):
+            return "nan"
+        if value.is_integer() and abs(value) < 1e6:
             return str(int(value))
+        if value != 0 and not 1e-4 <= abs(value) < 1e6:
+            mantissa, exponent = f"{value:.9e}".split("e")
+            return f"{mantissa.rstrip('0').rstrip('.')}e{int(exponent):+03d}"
         return f"{value:.10g}"
     return repr(value)
 
@@ -208,15 +277,6 @@ def _close(got: Any, want: Any, rtol: float) -> bool:
     return close(got, want, rtol)
 
 
-@dataclass(frozen=True)
-class Said:
-    """A line in both languages: its English, and its Chinese ("" when the catalog has none, or
-    when the line has no words to translate, such as ``bytes_loaded(2, 3, 4) = 18``)."""
-
-    english: str
-    chinese: str = ""
-
-
 def _say(template: str, **values: Any) -> Said:
     """One of this module's templates, filled in with ``values`` (shown as they are in both)."""
     shown = {key: str(value) for key, value in values.items()}
@@ -229,25 +289,21 @@ def _heard(text: str) -> Said:
     return Said(text, (translate(text) or "") if text else "")
 
 
-NOTHING = Said("")
-
-
 def _passed(what: Said) -> Outcome:
     """A case that passed: ``✓ what``, then its Chinese."""
-    return Outcome(True, f"✓ {what.english}" + (f"\n  {what.chinese}" if what.chinese else ""))
+    return Outcome(True, what)
 
 
 def _failure(what: Said, hint: Said = NOTHING) -> Outcome:
     """A case that failed: ``✗ what`` and the hint, then both in Chinese (each line the catalog
     has)."""
-    lines = [f"✗ {what.english}"]
-    if hint.english:
-        lines.append(f"  {HINT.format(hint=hint.english)}")
-    if what.chinese:
-        lines.append(f"  {what.chinese}")
-    if hint.chinese:
-        lines.append(f"  {zh(HINT, hint=hint.chinese) or hint.chinese}")
-    return Outcome(False, "\n".join(lines))
+    return Outcome(False, what, hint)
+
+
+def _not_checked(what: Said, earlier: Said) -> Outcome:
+    """A case left unjudged because the earlier functions it builds on fail (``earlier`` says
+    which, and to fix them first)."""
+    return Outcome(False, what, earlier, judged=False)
 
 
 def _reason(what: str, why: str) -> Said:
@@ -265,28 +321,41 @@ def _call_case(case: Mapping[str, Any], namespace: Mapping[str, Any]) -> Outcome
     got, want, rtol = result["v"], case["expected"], float(case.get("rtol", 1e-6))
     if _close(got, want, rtol):
         return _passed(Said(f"{text} = {_show(want)}"))
-    hint = _earlier_failures(case, namespace) or _heard(
+    what = _say(RETURNED, call=text, got=_show(got), want=_show(want))
+    earlier = _earlier_failures(case, namespace)
+    if earlier is not None:  # the grader follows through from those: not judged here either
+        return _not_checked(what, earlier)
+    hint = _heard(
         next(
             (m["hint"] for m in case.get("mistakes", ()) if _close(got, m["value"], rtol)),
             case["hint"],
         )
     )
-    return _failure(_say(RETURNED, call=text, got=_show(got), want=_show(want)), hint)
+    return _failure(what, hint)
 
 
 def _earlier_failures(later: Mapping[str, Any], namespace: Mapping[str, Any]) -> Said | None:
-    """A hint naming the earlier functions ``later`` builds on that fail their own checks; None
-    when they all pass."""
-    names, failing = later.get("builds_on", ()), {}
+    """A hint naming what ``later`` builds on that fails its own visible checks: the functions it
+    names (``builds_on``) and the named values of the parts before its own (``after``); None when
+    they all pass. A case that is itself not judged is not counted: what it builds on is."""
+    names, after = later.get("builds_on", ()), later.get("after", ())
     earlier = [
-        case
-        for part_cases in cases().values()
+        (case["name"].split("(")[0], case)
+        for grade_id, part_cases in cases().items()
         for case in part_cases
-        if case.get("problem") == later.get("problem") and "args" in case and case["name"] in names
+        if case.get("problem") == later.get("problem")
+        and (
+            ("args" in case and case["name"] in names)
+            or (grade_id in after and "args" not in case and "figure" not in case)
+        )
     ]
-    for case in earlier:
-        if case["name"] not in failing and not _call_case(case, namespace).passed:
-            failing[case["name"]] = _say(PART, letter=case["part"])
+    failing: dict[str, Said] = {}
+    for name, case in earlier:
+        if name in failing:
+            continue
+        outcome = _call_case(case, namespace) if "args" in case else _value_case(case, namespace)
+        if outcome.judged and not outcome.passed:
+            failing[name] = _say(PART, letter=case["part"])
     if not failing:
         return None
     parts = sorted(set(failing.values()), key=lambda part: part.english)

@@ -73,11 +73,35 @@ def test_a_failing_case_shows_the_value_the_expected_value_and_the_hint(
     assert all(len(line) <= 80 for line in rendered), "Validate cuts lines at 90 characters"
 
 
-def test_a_part_that_builds_on_a_failing_one_says_so() -> None:
+def test_a_part_that_builds_on_a_failing_one_says_so_once_and_is_not_failed(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    ns = namespace("problem1", **BY_KEY["p1a-bf16"].answers())
+    out = _run("p1d_times", ns, capsys)  # raises nothing: the grader follows through
+    assert out.count("this builds on your bytes_loaded and bytes_written (part (a))") == 1
+    assert "· not checked yet (1 case(s)): " in out and "暂不检查（1 项）" in out
+
+
+def test_every_number_a_student_reads_is_in_one_format() -> None:
+    show = selfcheck._show
+    assert [show(8), show(8.0), show(328000000000), show(328000000000.0)] == [
+        "8",
+        "8",
+        "3.28e+11",
+        "3.28e+11",
+    ]
+    assert show(2.733333333333e11) == "2.733333333e+11" and show(1.2182741116e-13) == (
+        "1.218274112e-13"
+    )
+    assert show(1.0909090909090908) == "1.090909091" and show(0.5) == "0.5"
+
+
+def test_a_hint_is_shown_once_in_a_cell() -> None:
     ns = namespace("problem1", **BY_KEY["p1a-bf16"].answers())
     with pytest.raises(VisibleCheckError) as failed:
-        visible_checks("p1d_times", ns)
-    assert "this builds on your bytes_loaded and bytes_written (part (a))" in str(failed.value)
+        visible_checks("p1a_bytes", ns)
+    hints = [line for line in str(failed.value).splitlines() if line.strip().startswith("Hint:")]
+    assert len(hints) == len(set(hints)), hints
 
 
 def test_named_values_are_checked_by_relations_never_by_their_value(
@@ -196,3 +220,51 @@ def test_a_figure_is_held_to_the_students_own_function(capsys: pytest.CaptureFix
         VisibleCheckError, match="no line matches achievable FLOP/s for D = F = 1024"
     ):
         visible_checks("p3b_curves", ns)
+
+
+@pytest.mark.parametrize("key", sorted(BY_KEY))
+def test_no_visible_check_fails_a_part_the_hidden_checks_pass(
+    key: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """For every catalogued mistake, each part that keeps its points at grading (by follow-through
+    from the student's own earlier answers, or untouched) is never failed by its visible checks:
+    a case building on a failing earlier part is not judged, and says to fix that part first."""
+    mistake = BY_KEY[key]
+    ns = namespace(mistake.problem, **mistake.answers())
+    for grade_id in mistake.expected_points():
+        if PARTS[grade_id].manual:
+            continue
+        try:
+            visible_checks(grade_id, ns)
+        except VisibleCheckError as failed:
+            pytest.fail(f"{key}: {grade_id} keeps its points at grading, yet shows:\n{failed}")
+    capsys.readouterr()
+
+
+def test_problem_1c_judges_the_limit_as_the_grader_does(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The review's case: ops wrong (one OP per multiply-add), arithmetic_intensity computed from the
+    student's own functions, and intensity_limit = 2·B, right. The grader accepts 2·B; the visible
+    check must not fail it (nor push towards `return B`): it is not judged, and the cell says once
+    to fix ops first. With every earlier part right, `return B` fails, with a true hint."""
+    answers = BY_KEY["p1b-one-op"].answers()
+    answers["p1c-answer"] = answers["p1c-answer"].replace(
+        "return 2 * B * D * F / (B * D + D * F + B * F)",
+        "return ops(B, D, F) / (bytes_loaded(B, D, F) + bytes_written(B, D, F))",
+    )
+    ns = namespace("problem1", **answers)
+    assert ns["intensity_limit"](4) == 8  # the model's: 2·B
+    assert ns["arithmetic_intensity"](4, 10**9, 10**9) == pytest.approx(4, rel=1e-6)
+    out = _run("p1c_intensity", ns, capsys)  # raises nothing
+    assert "return B" not in out and "what your arithmetic_intensity" not in out
+    assert out.count("this builds on your ops (part (b))") == 1, out
+    assert "not checked yet (2 case(s))" in out
+
+    ns = namespace("problem1", **BY_KEY["p1c-limit-B"].answers())
+    with pytest.raises(VisibleCheckError) as failed:
+        visible_checks("p1c_intensity", ns)
+    assert "intensity_limit(4) is 4, but arithmetic_intensity(4, 10**9, 10**9) is 7.99999" in str(
+        failed.value
+    )
+    assert "what your arithmetic_intensity(B, D, F) approaches" in str(failed.value)
