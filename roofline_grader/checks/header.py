@@ -31,6 +31,8 @@ def hand_in(name: str, chinese: bool = False) -> str:
     """The hand-in paragraph for the notebook ``name`` (``problem1``; the kit says ``problemN``)."""
     path = ZH_HAND_IN_PATH if chinese else HAND_IN_PATH
     return Template(path.read_text(encoding="utf-8").rstrip("\n")).substitute(name=name)
+
+
 RULE = "\n\n---\n\n"
 """What parts a cell's English from its Chinese: a horizontal rule."""
 

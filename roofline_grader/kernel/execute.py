@@ -6,7 +6,9 @@ tests (it can patch roofline_lib or numpy, redefine builtins, swallow exceptions
 code from running). So for the cells of :mod:`roofline_grader.checks`:
 
 1. before the kernel starts, the grader draws each part's plan (the shapes to try) from a seed made
-   of the student and the part, and writes the plans to the kernel's private plan file;
+   of the student, the part and a digest of the student's answers (:func:`answers_digest`: a
+   resubmission with other code meets other shapes, a regrade of the same file the same ones),
+   and writes the plans to the kernel's private plan file;
 2. the cell runs as usual; its visible checks run in the kernel, and its hidden region
    (``roofline_grader.hidden.check``) sends back the student's raw answers as plain data;
 3. the grader judges those answers here, in a process the student's code never ran in, against
@@ -20,6 +22,11 @@ Around that, the executor keeps one bad cell from costing the rest of the notebo
 * a cell that runs past the timeout is interrupted (nbgrader's behaviour); a kernel that ignores the
   interrupt, or dies (``os._exit``, a crash), is replaced by a fresh one in which the earlier cells
   are replayed (outputs discarded), and execution goes on after the culprit;
+* a kernel that dies while a hidden check calls one of the student's functions (the check announces
+  each call, ``hidden.PROBE_MIME``) costs only the parts that call it: that function is never called
+  again (``hidden.SKIP``: a later part's follow-through from it is then not available, and the part
+  is judged against the references alone), and a part whose follow-through probe of an earlier
+  function crashed is checked again at once in the fresh kernel;
 * output beyond ``max_output_bytes`` per cell is dropped as it arrives, counting every output
   channel (streams, every MIME type, display updates); the saved notebook is measured again at the
   end, and widget state (comm messages) is neither kept nor saved;
@@ -36,6 +43,7 @@ the feedback pages are made from.
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import re
 import time
@@ -53,7 +61,7 @@ from nbgrader import utils
 from traitlets import Bool, Enum, Integer, List, Unicode
 
 from roofline_grader.checks import PARTS, Check, Finding, Probe, make_plan
-from roofline_grader.hidden import RECORD_MIME
+from roofline_grader.hidden import PROBE_MIME, RECORD_MIME, SKIP
 from roofline_grader.kernel import warm
 from roofline_grader.kernel.nbclient_adapter import AdaptedExecute
 from roofline_grader.kernel.sandbox import SANDBOX_MODES, KernelDir
@@ -72,6 +80,33 @@ def hidden_check(cell: NotebookNode) -> Check | None:
         return None
     part = PARTS.get(cell.metadata["nbgrader"].get("grade_id", ""))
     return None if part is None else part.check
+
+
+def answers_digest(nb: NotebookNode) -> str:
+    """A digest of the student's answers (the source of every answer cell), mixed into the seed of
+    the hidden inputs: a resubmission with other code meets other inputs, and a regrade of the same
+    file the same ones."""
+    sources = [c.source for c in nb.cells if c.cell_type == "code" and utils.is_solution(c)]
+    return hashlib.sha256("\0".join(sources).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def _last_probe(cell: NotebookNode) -> tuple[str, str] | None:
+    """(function, probe key) of the probe a hidden check was calling when the kernel died: the last
+    marker it sent (hidden.PROBE_MIME) announces a probe and none says it finished. None when the
+    last marker says a probe finished (the next one's announcement was lost with the kernel) or
+    there is none: the death is then pinned on no function."""
+    for output in reversed(cell.outputs):
+        text = output.get("data", {}).get(PROBE_MIME) if "data" in output else None
+        if text is None:
+            continue
+        try:
+            marker = json.loads(text)
+            if marker.get("done"):
+                return None
+            return str(marker["name"]), str(marker["key"])
+        except (ValueError, KeyError, TypeError, AttributeError):
+            return None
+    return None
 
 
 def is_hidden_check(cell: NotebookNode) -> bool:
@@ -172,7 +207,7 @@ class SealedExecute(AdaptedExecute):
         self.timeout_func = self.cell_timeout
         info = (self.resources or {}).get("nbgrader", {})
         student = self.student_id or info.get("student", "")
-        seed = f"{self.seed}|{student}|{info.get('assignment', '')}"
+        seed = f"{self.seed}|{student}|{info.get('assignment', '')}|{answers_digest(nb)}"
         self._plans: dict[str, dict[str, Probe]] = {}
         for cell in nb.cells:
             if (check := hidden_check(cell)) is not None:
@@ -182,6 +217,8 @@ class SealedExecute(AdaptedExecute):
         self._verdicts: dict[str, Verdict] = {}
         self._no_replay: set[int] = set()
         self._restarts = 0
+        self._crashed: dict[str, str] = {}  # function → the part whose checks it crashed
+        self._retried: set[int] = set()
         self._stopped = ""
         self._answer_error: dict[str, str] = {}
         self._deadline = time.monotonic() + self.notebook_timeout
@@ -206,8 +243,18 @@ class SealedExecute(AdaptedExecute):
             self._kernel, self.km = await warm.take(self._home, self.kernel_name)
         else:
             self._kernel, self.km = await warm.launch(self._home, self.kernel_name)
-        plans = {gid: [p.to_json() for p in plan.values()] for gid, plan in self._plans.items()}
+        plans = {
+            gid: [self._skip_if_crashed(p.to_json()) for p in plan.values()]
+            for gid, plan in self._plans.items()
+        }
         self._kernel.write_plan(json.dumps(plans))
+
+    def _skip_if_crashed(self, probe: dict[str, Any]) -> dict[str, Any]:
+        """A probe of a function that crashed the kernel is not called again (hidden.SKIP)."""
+        where = self._crashed.get(str(probe["name"]))
+        if where is None:
+            return probe
+        return {**probe, SKIP: f"{probe['name']} crashed the kernel when {where} called it"}
 
     async def _async_run(self) -> None:
         await self._take_kernel()
@@ -237,24 +284,41 @@ class SealedExecute(AdaptedExecute):
             await NotebookClient.async_execute_cell(
                 self, cell, index, execution_count=self.code_cells_executed + 1
             )
-        except DeadKernelError:
-            cell.outputs.append(_error("KernelDied", "the kernel died while running this cell"))
-            self._event(
-                index, cell, ProblemKind.KERNEL_DIED, "the kernel died (os._exit, a crash, memory?)"
+        except (DeadKernelError, CellTimeoutError) as exc:
+            died = isinstance(exc, DeadKernelError)
+            kind = ProblemKind.KERNEL_DIED if died else ProblemKind.STUCK
+            what = (
+                "the kernel died"
+                if died
+                else f"ran past {self.timeout} s and ignored the interrupt"
             )
-            await self._recover(index)
-        except CellTimeoutError:
-            cell.outputs.append(
-                _error(
-                    "CellTimeoutError", f"the cell ran past {self.timeout} s and ignored interrupts"
+            crashed = _last_probe(cell) if is_hidden_check(cell) else None
+            detail = f"{what} (os._exit, a crash, memory?)" if died else what
+            if crashed is not None:
+                name, key = crashed
+                part = cell.metadata["nbgrader"]["grade_id"]
+                self._crashed.setdefault(name, f"the checks of {part}")
+                detail = f"{what} when the checks called {name}"
+                if key.startswith("own:") and index not in self._retried:
+                    # a follow-through probe of an earlier function: this part does not call
+                    # it itself, so check it again, in a fresh kernel, without that probe
+                    self._retried.add(index)
+                    self._event(index, cell, kind, detail)
+                    await self._recover(index)
+                    if not self._stopped:
+                        cell.outputs = []
+                        await self._run_cell(cell, index)
+                        return
+            if died:
+                cell.outputs.append(_error("KernelDied", "the kernel died while running this cell"))
+            else:
+                cell.outputs.append(
+                    _error(
+                        "CellTimeoutError",
+                        f"the cell ran past {self.timeout} s and ignored interrupts",
+                    )
                 )
-            )
-            self._event(
-                index,
-                cell,
-                ProblemKind.STUCK,
-                f"ran past {self.timeout} s and ignored the interrupt",
-            )
+            self._event(index, cell, kind, detail)
             await self._recover(index)
         else:
             self._note_errors(cell, index)
