@@ -408,8 +408,8 @@ def carried_note(source: str) -> str:
 # What a feedback page says of the hidden checks before the parts (translated in the Chinese
 # catalog like the templates below).
 NOT_GRADED_YET = (
-    "This problem has not been graded for the class yet: it counts in neither your total nor the "
-    "maximum until it is."
+    "These problems have not been graded for the class yet: they count in neither your total nor "
+    "the maximum until they are."
 )
 """What a feedback page says of a problem no one's submission of has been graded yet
 (roofline_grader.outputs.standing)."""

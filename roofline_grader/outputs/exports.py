@@ -83,7 +83,7 @@ class Exports:
         lines = [f"For the LMS: {self.canvas}, {self.moodle}"]
         for state, advice in (
             (State.AWAITING_HAND, "grade the written parts by hand, then run again"),
-            (State.MISSING, "no submission; --lms-zero-for-missing writes 0"),
+            (State.MISSING, "--lms-zero-for-missing writes 0 instead"),
         ):
             cells = [b for b in self.blanks if b.state is state]
             if cells:

@@ -90,12 +90,7 @@ def page(
     not_yet = []
     for assignment, cells in index.notebooks:
         if graded_so_far is not None and assignment not in graded_so_far:
-            title = _clean(problem_title(cells, assignment))
-            not_yet.append(title)
-            sections.append(
-                f"<section><h2>{title} — not graded yet</h2>"
-                f"<p>{_clean(NOT_GRADED_YET)}{_chinese(NOT_GRADED_YET)}</p></section>"
-            )
+            not_yet.append(_clean(problem_title(cells, assignment)))
             continue
         result = results.get(assignment)
         graded = result is not None and result.status is Status.GRADED
@@ -131,6 +126,11 @@ def page(
     pending = f" ({fmt(waiting)} points still to be graded by hand)" if waiting else ""
     if not_yet:
         pending += f"; over the problems graded so far ({len(not_yet)} not graded yet)"
+        items = "".join(f"<li>{title}</li>" for title in not_yet)
+        sections.append(
+            "<section><h2>Not graded yet</h2>"
+            f"<p>{_clean(NOT_GRADED_YET)}{_chinese(NOT_GRADED_YET)}</p><ul>{items}</ul></section>"
+        )
     title = f"Feedback for {_clean(student)}" + (f": {_clean(subject)}" if subject else "")
     return (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'

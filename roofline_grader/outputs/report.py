@@ -208,8 +208,8 @@ class Report:
         if routine:
             lines += [
                 "",
-                f"Earlier uploads not graded ({len(routine)}; routine: the latest upload of each "
-                "student and problem is graded):",
+                f"Files not graded, routine ({len(routine)}; earlier uploads superseded by a later "
+                "one, and uploads of roster rows left out of grading):",
             ]
             lines += [f"  {u.file}\n    - {u.why.words}: {u.detail}" for u in routine]
         if self.class_summary is not None:

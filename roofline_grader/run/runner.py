@@ -28,6 +28,7 @@ import os
 import shutil
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -370,10 +371,11 @@ def _write_outputs(
     """Hand scores, grades.csv, the LMS files, feedback pages and zips, the exchange, the manual
     sheet (the run's third stage, after every result is merged)."""
     intake = plan.intake
-    routine = sum(u.why.routine for u in intake.unplaced)
+    routine = Counter(u.why.words for u in intake.unplaced if u.why.routine)
+    said = ", ".join(f"{n} {why}" for why, n in routine.items())
     intake_notes = [
         f"Input: {intake.layout} layout; {len(intake.unplaced)} file(s) not graded"
-        + (f" ({routine} of them earlier uploads, superseded)." if routine else ".")
+        + (f" (routine: {said})." if routine else ".")
     ]
     hand_notes: list[str] = []
     if options.manual_scores and plan.hand_scores is not None:

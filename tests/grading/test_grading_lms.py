@@ -93,7 +93,7 @@ def test_a_canvas_download_with_a_roster_grades_every_student_and_lists_every_ot
     }
     text = (workspace / "report.txt").read_text()
     assert "Files not graded, to look at (4):" in text and "Input: Canvas layout" in text
-    assert "Earlier uploads not graded (1; routine" in text
+    assert "Files not graded, routine (1; earlier uploads" in text
     assert "Canvas user 99999 (=cmd) is in no roster row" in text
     assert "doejane_12345_1007_problem1-1.ipynb, a later upload, which was graded" in text
     assert "submitted late (LMS): Canvas marked 'Problem 1.ipynb' late" in text
@@ -143,8 +143,8 @@ def test_a_resubmission_is_routine_and_make_grade_accepts_unplaced_files(
         "doejane_12345_1007_problem1-1.ipynb, a later upload, which was graded" in entry["detail"]
     )
     text = (workspace / "report.txt").read_text()
-    assert "Earlier uploads not graded (1; routine" in text and "to look at" not in text
-    assert "1 file(s) not graded (1 of them earlier uploads, superseded)" in text
+    assert "Files not graded, routine (1; earlier uploads" in text and "to look at" not in text
+    assert "1 file(s) not graded (routine: 1 superseded by a later upload)" in text
 
     with zipfile.ZipFile(archive, "a") as zf:
         zf.writestr("doejane_12345_1008_notes.pdf", "%PDF-1.4")

@@ -105,8 +105,9 @@ def test_totals_are_over_the_problems_graded_so_far(graded: dict[str, Path]) -> 
         "Total: 4 / 6 points</strong> (2 points still to be graded by hand); over the problems"
         in page
     )
-    assert page.count("— not graded yet</h2>") == 8
-    assert "这道题全班都还没有评分" in page
+    assert page.count("<h2>Not graded yet</h2>") == 1 and "下面这些题全班都还没有评分" in page
+    not_yet = page[page.index("<h2>Not graded yet</h2>") :]
+    assert not_yet.count("<li>Problem ") == 8 and "Problem 4" not in not_yet
 
 
 def test_lms_files_hold_only_final_grades_until_the_hand_grade_is_in(
