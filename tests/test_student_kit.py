@@ -487,7 +487,7 @@ def _size_mib(folder: Path) -> float:
 
 
 @pytest.mark.slow
-@pytest.mark.xdist_group("student-kit")
+@pytest.mark.xdist_group("student-kit-pythons")  # beside the main kit's group, on another worker
 @pytest.mark.parametrize("minor", kit_lock.PYTHONS)
 def test_the_kit_installs_from_its_readme_and_validates_on_every_python(built, minor, tmp_path):
     """The README's install on the oldest CPython of each supported line on this machine (Debian's

@@ -50,12 +50,13 @@ class VisibleCheckError(AssertionError):
     hint. In IPython it shows as that message alone, without a traceback into this module, in
     lines short enough for nbgrader's Validate (which cuts lines at 90 characters)."""
 
-    def __init__(self, failures: list[str], total: int) -> None:
+    def __init__(self, failures: list[str], total: int, failed: int | None = None) -> None:
         self.failures, self.total = failures, total
+        self.failed = len(failures) if failed is None else failed
         super().__init__("\n".join(failures))
 
     def _render_traceback_(self) -> list[str]:
-        counts = {"failed": str(len(self.failures)), "total": str(self.total)}
+        counts = {"failed": str(self.failed), "total": str(self.total)}
         lines = [f"VisibleCheckError: {CHECKS_FAILED.format(**counts)}"]
         chinese = zh(CHECKS_FAILED, **counts)
         if chinese:
@@ -196,13 +197,17 @@ def visible_checks(grade_id: str, namespace: Mapping[str, Any]) -> None:
             print(outcome.line)
     for note in _not_judged(outcomes):
         print(note)
-    failed, hints = [], set()
-    for outcome in outcomes:  # shown once, in the error; each hint once in the cell
+    failed: list[str] = []
+    hints: set[Said] = set()
+    count = sum(o.judged and not o.passed for o in outcomes)
+    for outcome in outcomes:  # shown once, in the error; each hint and each line once in the cell
         if outcome.judged and not outcome.passed:
-            failed.append("\n".join(outcome.lines(with_hint=outcome.hint not in hints)))
+            text = "\n".join(outcome.lines(with_hint=outcome.hint not in hints))
+            if text not in failed:
+                failed.append(text)
             hints.add(outcome.hint)
     if failed:
-        raise VisibleCheckError(failed, len(outcomes))
+        raise VisibleCheckError(failed, len(outcomes), count)
 
 
 def _not_judged(outcomes: list[Outcome]) -> list[str]:
