@@ -21,6 +21,8 @@ statuses for the others (see EXIT_STATUSES): 3 when some files could not be plac
 and problem (the rest is graded and reported; the message says what would place each kind;
 ``--accept-unplaced``, ``make grade ACCEPT_UNPLACED=1``, makes that 0), 4 when no notebook could
 be placed at all (nothing is graded; the message says what was seen), 2 for an unreadable roster.
+Every submission graded and the report written, but some student's feedback pages or zip could not
+be written (a file system's refusal, for that student alone): 6, and report.txt names each.
 """
 
 from __future__ import annotations
