@@ -487,8 +487,10 @@ def _size_mib(folder: Path) -> float:
 
 
 @pytest.mark.slow
-@pytest.mark.xdist_group("student-kit-pythons")  # beside the main kit's group, on another worker
-@pytest.mark.parametrize("minor", kit_lock.PYTHONS)
+@pytest.mark.parametrize(
+    "minor",  # each Python a group of its own: the installs spread over the workers
+    [pytest.param(m, marks=pytest.mark.xdist_group(f"student-kit-{m}")) for m in kit_lock.PYTHONS],
+)
 def test_the_kit_installs_from_its_readme_and_validates_on_every_python(built, minor, tmp_path):
     """The README's install on the oldest CPython of each supported line on this machine (Debian's
     3.11.2 for 3.11), in a fresh venv: every library module imports, and Validate passes the model
