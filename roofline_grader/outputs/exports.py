@@ -140,17 +140,22 @@ def _student_rows(
 ) -> list[list[str]]:
     """One row per roster student, in its order: ``columns`` of the student, then each problem's
     grade when final (:meth:`ProblemStanding.lms_cell`), else blank."""
-    rows = []
-    for s in roster.students:
-        standing = standings.get(s.student_id)
-        cells = [
-            standing.problem(a).lms_cell(zero_for_missing)
-            if standing
-            else ("0" if zero_for_missing else "")
-            for a in assignments
-        ]
-        rows.append([*columns(s), *cells])
-    return rows
+    return [
+        [*columns(s), *(_cell(standings, s, a, zero_for_missing)[0] for a in assignments)]
+        for s in roster.students
+    ]
+
+
+def _cell(
+    standings: Mapping[str, Standing], student: Student, assignment: str, zero_for_missing: bool
+) -> tuple[str, State]:
+    """A student's cell for a problem in the LMS files (:meth:`ProblemStanding.lms_cell`), and the
+    problem's state; a roster student the run has no standing for has no submission."""
+    standing = standings.get(student.student_id)
+    if standing is None:
+        return ("0" if zero_for_missing else ""), State.MISSING
+    problem = standing.problem(assignment)
+    return problem.lms_cell(zero_for_missing), problem.state
 
 
 def canvas_rows(
@@ -202,10 +207,9 @@ def blank_cells(
     """Every cell of the LMS files left blank, in roster order (for the report)."""
     blanks = []
     for s in roster.students:
-        standing = standings.get(s.student_id)
         for a in problems:
-            state = standing.problem(a).state if standing else State.MISSING
-            if state is State.AWAITING_HAND or (state is State.MISSING and not zero_for_missing):
+            text, state = _cell(standings, s, a, zero_for_missing)
+            if not text:
                 blanks.append(BlankCell(s.student_id, a, state))
     return blanks
 

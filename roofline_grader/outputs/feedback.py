@@ -25,7 +25,7 @@ import hashlib
 import html
 import re
 import shutil
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,7 +37,7 @@ from roofline_grader.checks.base import FEEDBACK_INTRO, NOT_GRADED_YET
 from roofline_grader.course.cells import CellInfo, ReleaseIndex
 from roofline_grader.outputs.gradebook import submission_scores
 from roofline_grader.outputs.report import fmt
-from roofline_grader.outputs.standing import graded_problems
+from roofline_grader.outputs.standing import Standing
 from roofline_grader.results import Status, SubmissionResult
 from roofline_lib.selfcheck.i18n import translate
 
@@ -77,42 +77,37 @@ def page(
     index: ReleaseIndex,
     scores: Mapping[str, Mapping[str, Any]],
     results: Mapping[str, SubmissionResult],
+    standing: Standing,
     subject: str = "",
-    graded_so_far: Collection[str] | None = None,
 ) -> str:
     """The HTML page of one student on the assignments of ``index`` (all of them: the course page;
     one: a problem page, whose ``subject`` is the problem's title). ``scores`` and ``results`` are
-    keyed by assignment (an assignment without a result was not graded in this run).
-    ``graded_so_far``: the problems graded so far
-    (:func:`roofline_grader.outputs.standing.graded_problems`; None: all); the others say "not
-    graded yet" and count in neither the total nor the maximum."""
-    sections, total, maximum, waiting = [], 0.0, 0.0, 0.0
+    keyed by assignment (an assignment without a result was not graded in this run). Every total
+    is the student's ``standing``'s (:mod:`roofline_grader.outputs.standing`): a problem not
+    graded yet is listed as such and counts in neither the total nor the maximum."""
+    sections: list[str] = []
     not_yet = []
+    counted = []
     for assignment, cells in index.notebooks:
-        if graded_so_far is not None and assignment not in graded_so_far:
+        problem = standing.problem(assignment)
+        if not problem.counts:
             not_yet.append(_clean(problem_title(cells, assignment)))
             continue
+        counted.append(problem)
         result = results.get(assignment)
         graded = result is not None and result.status is Status.GRADED
         grades = scores.get(assignment, {})
-        rows, got, out_of = [], 0.0, 0.0
-        for cell in cells:
-            if not cell.grade:
-                continue
-            gid, points = cell.grade_id, cell.max_points
-            score = grades.get(gid, {}).get("score")
-            out_of += points
-            got += score or 0.0
-            if score is None and graded:
-                waiting += points
-            rows.append(_row(gid, points, score, grades.get(gid, {}), result))
-        total, maximum = total + got, maximum + out_of
+        rows = [
+            _row(part.grade_id, part.max_points, part.score, grades.get(part.grade_id, {}), result)
+            for part in problem.parts
+        ]
         notes = "".join(
             f"<li>{_clean(p.kind.words)}: {_clean(p.detail)}</li>"
             for p in (result.problems if result else ())
         )
         heading = (
-            f"<h2>{_clean(problem_title(cells, assignment))} — {fmt(got)} / {fmt(out_of)}</h2>"
+            f"<h2>{_clean(problem_title(cells, assignment))} — {fmt(problem.points)} / "
+            f"{fmt(problem.max_points)}</h2>"
         )
         about = f'<div class="notes"><strong>About your notebook</strong><ul>{notes}</ul></div>'
         table = "<table><tr><th>Part</th><th>Points</th><th>Checks</th></tr>" + "".join(rows)
@@ -123,6 +118,9 @@ def page(
             + (table + "</table>" if graded else "")
             + "</section>"
         )
+    total = sum(p.points for p in counted)
+    maximum = sum(p.max_points for p in counted)
+    waiting = sum(p.awaiting_points for p in counted)
     pending = f" ({fmt(waiting)} points still to be graded by hand)" if waiting else ""
     if not_yet:
         pending += f"; over the problems graded so far ({len(not_yet)} not graded yet)"
@@ -285,8 +283,10 @@ def write_feedback(
     students: Sequence[str],
     index: ReleaseIndex,
     results: Mapping[str, SubmissionResult],
+    standings: Mapping[str, Standing],
 ) -> FeedbackPages:
-    """Write every student's folder of pages (layout in the module's docstring), afresh."""
+    """Write every student's folder of pages (layout in the module's docstring), afresh; each
+    page's totals are the student's standing's."""
     folder.mkdir(parents=True, exist_ok=True)
     for old in folder.glob("*.html"):  # the layout before per-student folders: one page each
         old.unlink()
@@ -296,7 +296,6 @@ def write_feedback(
     course_pages: list[tuple[str, Path]] = []
     problem_pages: list[ProblemPage] = []
     failures: list[OutputFailure] = []
-    graded = graded_problems(gb)
     for student in students:
         home = folder / feedback_file_name(student, "")
         shutil.rmtree(home, ignore_errors=True)  # an earlier run's pages and secrets
@@ -305,11 +304,10 @@ def write_feedback(
             scores = {a: submission_scores(gb, a, student) for a in index.assignments}
             mine = by_student.get(student, {})
             course_page = home / COURSE_PAGE
-            course_page.write_text(
-                page(student, index, scores, mine, graded_so_far=graded), encoding="utf-8"
-            )
+            standing = standings[student]
+            course_page.write_text(page(student, index, scores, mine, standing), encoding="utf-8")
             pages = [
-                _write_problem_page(home, student, a, index, scores, mine[a])
+                _write_problem_page(home, student, a, index, scores, mine[a], standing)
                 for a in index.assignments
                 if a in mine and mine[a].notebook  # nothing submitted: the course page says so
             ]
@@ -328,6 +326,7 @@ def _write_problem_page(
     index: ReleaseIndex,
     scores: Mapping[str, Mapping[str, Any]],
     result: SubmissionResult,
+    standing: Standing,
 ) -> ProblemPage:
     """``<home>/<assignment>/<assignment>.html``, with nbgrader's timestamp.txt and
     submission_secret.txt beside it, written exactly as ``nbgrader submit`` wrote them (no newline
@@ -337,7 +336,8 @@ def _write_problem_page(
     notebook_id = Path(str(result.notebook)).stem
     path = target / f"{assignment}.html"
     subject = problem_title(index.cells(assignment), assignment)
-    text = page(student, index.only(assignment), scores, {assignment: result}, subject=subject)
+    only = index.only(assignment)
+    text = page(student, only, scores, {assignment: result}, standing, subject=subject)
     path.write_text(text, encoding="utf-8")
     secret, timestamp = result.secret or None, result.timestamp or None
     if secret:

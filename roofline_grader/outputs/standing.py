@@ -15,8 +15,8 @@ A problem is in one of four states for a student (:class:`State`):
   the report lists each.
 * **graded**: every part scored.
 
-So a run's totals, maxima and shares are over the problems graded so far, and
-:attr:`Standing.not_graded_yet` names the others. Missing is told from a submission by the run's
+So a run's totals, maxima and shares are over the problems graded so far
+(:func:`graded_problems`), and the report names the others. Missing is told from a submission by the run's
 result for it (no notebook found); a problem graded in an earlier run has no result in this
 one and its gradebook scores stand as graded.
 """
@@ -24,7 +24,7 @@ one and its gradebook scores stand as graded.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -106,14 +106,6 @@ class Standing:
     def maximum(self) -> float:
         return sum(p.max_points for p in self.problems if p.counts)
 
-    @property
-    def awaiting_points(self) -> float:
-        return sum(p.awaiting_points for p in self.problems if p.state is State.AWAITING_HAND)
-
-    @property
-    def not_graded_yet(self) -> tuple[str, ...]:
-        return tuple(p.assignment for p in self.problems if not p.counts)
-
 
 def graded_problems(gb: Gradebook) -> frozenset[str]:
     """The problems of which the gradebook holds at least one submission (anyone's)."""
@@ -158,10 +150,11 @@ def standings(
     students: Sequence[str],
     index: ReleaseIndex,
     results: Mapping[tuple[str, str], SubmissionResult],
+    graded: Collection[str],
 ) -> dict[str, Standing]:
     """Every student's standing, by student id. ``results``: this run's result of each
-    (student, assignment) it graded or found missing."""
-    graded = graded_problems(gb)
+    (student, assignment) it graded or found missing; ``graded``: the problems graded so far
+    (:func:`graded_problems`)."""
     parts: dict[str, list[tuple[str, float]]] = {a: [] for a in index.assignments}
     for assignment, cells in index.notebooks:
         parts[assignment] += [(c.grade_id, c.max_points) for c in cells if c.grade]

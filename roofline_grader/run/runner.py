@@ -381,10 +381,10 @@ def _write_outputs(
     if options.manual_scores and plan.hand_scores is not None:
         hand_notes.append(apply_scores(gb, options.manual_scores, plan.hand_scores).words())
     by_task = {(t.student, t.assignment): done[t.key] for t in intake.tasks}
-    standing = standings(gb, intake.students, plan.index, by_task)
+    graded_so_far = graded_problems(gb)
+    standing = standings(gb, intake.students, plan.index, by_task, graded_so_far)
     header, rows = grade_table(standing, intake.students, plan.index)
     write_csv(ws.grades_csv, header, rows)
-    graded_so_far = graded_problems(gb)
     not_yet = [a for a in plan.index.assignments if a not in graded_so_far]
     if not_yet:
         intake_notes.append(
@@ -402,7 +402,7 @@ def _write_outputs(
             ws.root, plan.roster, standing, plan.index, graded, options.lms_zero_for_missing
         )
         intake_notes += exported.words()
-    pages = write_feedback(ws.feedback, gb, intake.students, plan.index, done)
+    pages = write_feedback(ws.feedback, gb, intake.students, plan.index, done, standing)
     if options.manual_sheet:
         sheet = write_sheet(options.manual_sheet, gb, intake.students, plan.hand, ws.autograded)
         hand_notes.append(sheet.words())
