@@ -231,12 +231,17 @@ def _not_judged(outcomes: list[Outcome]) -> list[str]:
 
 
 def run_case(case: Mapping[str, Any], namespace: Mapping[str, Any]) -> Outcome:
-    if "args" in case:
-        return _call_case(case, namespace)
-    outcome = (_figure_case if "figure" in case else _value_case)(case, namespace)
-    if outcome.passed or not outcome.judged or not (case.get("builds_on") or case.get("after")):
+    """One case, judged as the grader would: a wrong value (a failure with a hint) of a case that
+    builds on earlier answers failing their own checks is not judged, and says to fix those first
+    (the grader follows through from them); an answer that is missing or raises is always the
+    case's own failure."""
+    check = _call_case if "args" in case else _figure_case if "figure" in case else _value_case
+    outcome = check(case, namespace)
+    if outcome.passed or not outcome.hint.english:
         return outcome
-    earlier = _earlier_failures(case, namespace)  # held to a function that fails its own check
+    if not (case.get("builds_on") or case.get("after")):
+        return outcome
+    earlier = _earlier_failures(case, namespace)
     return outcome if earlier is None else _not_checked(outcome.what, earlier)
 
 
@@ -327,9 +332,6 @@ def _call_case(case: Mapping[str, Any], namespace: Mapping[str, Any]) -> Outcome
     if _close(got, want, rtol):
         return _passed(Said(f"{text} = {_show(want)}"))
     what = _say(RETURNED, call=text, got=_show(got), want=_show(want))
-    earlier = _earlier_failures(case, namespace)
-    if earlier is not None:  # the grader follows through from those: not judged here either
-        return _not_checked(what, earlier)
     hint = _heard(
         next(
             (m["hint"] for m in case.get("mistakes", ()) if _close(got, m["value"], rtol)),
@@ -358,7 +360,7 @@ def _earlier_failures(later: Mapping[str, Any], namespace: Mapping[str, Any]) ->
     for name, case in earlier:
         if name in failing:
             continue
-        outcome = _call_case(case, namespace) if "args" in case else _value_case(case, namespace)
+        outcome = run_case(case, namespace)
         if outcome.judged and not outcome.passed:
             failing[name] = _say(PART, letter=case["part"])
     if not failing:
