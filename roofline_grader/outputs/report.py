@@ -176,9 +176,11 @@ class Report:
             )
         missing: dict[str, list[str]] = {}
         by_submission: dict[tuple[str, str], list[SubmissionProblem]] = {}
+        not_yet = set(self.standing.get("not_graded_yet", ()))  # said above, and scored nothing
         for student, assignment, problem in self.problem_rows():
             if problem.kind is ProblemKind.MISSING_NOTEBOOK:
-                missing.setdefault(student, []).append(assignment)
+                if assignment not in not_yet:
+                    missing.setdefault(student, []).append(assignment)
             else:
                 by_submission.setdefault((student, assignment), []).append(problem)
         lines.append("")

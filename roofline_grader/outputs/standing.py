@@ -2,8 +2,9 @@
 
 A problem is in one of four states for a student (:class:`State`):
 
-* **not graded yet**: no submission of this problem, by anyone, is in the workspace's gradebook
-  (an instructor grading Problems 1, 7 and 9 has not graded Problem 2 yet). It counts in no
+* **not graded yet**: no one has handed this problem in (no submission of it in the workspace's
+  gradebook, or in this run only missing notebooks): an instructor grading Problems 1, 7 and 9 has
+  not graded Problem 2 yet. It counts in no
   total and no maximum; grades.csv leaves its cells empty, a feedback page says "not graded yet",
   the LMS files have no column for it.
 * **missing**: the class's submissions of the problem are graded, and this student handed in
@@ -16,15 +17,15 @@ A problem is in one of four states for a student (:class:`State`):
 * **graded**: every part scored.
 
 So a run's totals, maxima and shares are over the problems graded so far
-(:func:`graded_problems`), and the report names the others. Missing is told from a submission by the run's
-result for it (no notebook found); a problem graded in an earlier run has no result in this
-one and its gradebook scores stand as graded.
+(:func:`graded_problems`), and the report names the others. Missing is told from a submission
+by the run's result for it (no notebook found); a problem graded in an earlier run has no result
+in this one and its gradebook scores stand as graded.
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,14 +108,22 @@ class Standing:
         return sum(p.max_points for p in self.problems if p.counts)
 
 
-def graded_problems(gb: Gradebook) -> frozenset[str]:
-    """The problems of which the gradebook holds at least one submission (anyone's)."""
+def graded_problems(gb: Gradebook, results: Iterable[SubmissionResult] = ()) -> frozenset[str]:
+    """The problems graded so far: those of which the gradebook holds a submission (anyone's),
+    but for a problem whose every result in this run (``results``) is a missing notebook. In
+    nbgrader's layout every student folder is a task for every problem, so a problem no one has
+    handed in yet would otherwise count as a class of missing notebooks."""
     rows = (
         gb.db.query(Assignment.name)
         .join(SubmittedAssignment, SubmittedAssignment.assignment_id == Assignment.id)
         .distinct()
     )
-    return frozenset(name for (name,) in rows)
+    handed_in: dict[str, bool] = {}
+    for result in results:
+        handed_in[result.assignment] = handed_in.get(result.assignment, False) or (
+            not result.is_missing
+        )
+    return frozenset(name for (name,) in rows if handed_in.get(name, True))
 
 
 def problem_standing(

@@ -381,7 +381,7 @@ def _write_outputs(
     if options.manual_scores and plan.hand_scores is not None:
         hand_notes.append(apply_scores(gb, options.manual_scores, plan.hand_scores).words())
     by_task = {(t.student, t.assignment): done[t.key] for t in intake.tasks}
-    graded_so_far = graded_problems(gb)
+    graded_so_far = graded_problems(gb, by_task.values())
     standing = standings(gb, intake.students, plan.index, by_task, graded_so_far)
     header, rows = grade_table(standing, intake.students, plan.index)
     write_csv(ws.grades_csv, header, rows)

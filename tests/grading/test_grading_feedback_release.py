@@ -110,7 +110,10 @@ def test_fetch_feedback_delivers_the_course_page_and_no_hidden_test(tmp_path: Pa
         assert words not in text
     # The whole-course page stays in the workspace, beside the problem pages.
     course_page = (workspace / "feedback" / me / "index.html").read_text()
-    assert "Total: 9 / " in course_page and "no notebook was submitted for problem2" in course_page
+    # only problem1 was handed in by anyone: the others are not graded yet, in no total
+    assert "Total: 9 / 9 points" in course_page
+    not_yet = course_page[course_page.index("<h2>Not graded yet</h2>") :]
+    assert "<li>Problem 2 · " in not_yet and "Problem 1 · " not in not_yet
 
     # One zip per student, for an LMS: the course page and each problem page, no secret.
     for student in (me, "lms-student", "odd[1]*"):

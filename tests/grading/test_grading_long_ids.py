@@ -68,6 +68,14 @@ def test_every_output_step_takes_an_id_as_long_as_a_folder_name(
     with (workspace / "grades.csv").open(newline="", encoding="utf-8") as fh:
         grades = {row["student_id"]: row for row in csv.DictReader(fh)}
     assert set(grades) == {LONG_ASCII, LONG_CHINESE}
+    # nbgrader's layout makes every problem a task; those no one handed in are not graded yet
+    assert {row["max"] for row in grades.values()} == {"6"}
+    assert (
+        "Not graded yet (no submission of them in this workspace; in no total or maximum): "
+        + ("problem1, problem2, problem3, problem5, problem6, problem7, problem8, problem9.")
+        in (workspace / "report.txt").read_text()
+    )
+    assert "Missing notebooks" not in (workspace / "report.txt").read_text()
     for student in (LONG_ASCII, LONG_CHINESE):
         name = student_file_name(student)
         assert (workspace / "feedback" / name / "index.html").is_file()
