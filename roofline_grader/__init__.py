@@ -10,6 +10,8 @@ subpackage's docstring lists its modules.
 * :mod:`~roofline_grader.hidden`: the kernel side of the hidden tests, copied into each kernel
   (evaluate the student's names on the plan, send back plain data);
   :mod:`~roofline_grader.results`: what grading one submission found, typed;
+  :mod:`~roofline_grader.names`: what a student id or an LMS name becomes in a file name, a text
+  report, a page and a spreadsheet (ids are data everywhere);
 * :mod:`~roofline_grader.course`: the course's folders and settings, ``make release``, the
   rubric of the written parts, ``make lab``'s exchange;
 * :mod:`~roofline_grader.kernel`: sealed execution, a notebook run in a bubblewrap sandbox with

@@ -138,7 +138,7 @@ GRADER = ROOT / "roofline_grader"
 
 GRADER_FLOORS = (
     ("checks",),
-    ("hidden", "results"),
+    ("hidden", "names", "results"),
     ("course",),
     ("kernel",),
     ("intake",),

@@ -19,6 +19,11 @@ URL. Three things differ from opening ``/formgrader`` in a plain ``jupyter lab``
   can reach a student through nbgrader's own feedback, and an edited rubric shows on the next page
   load.
 
+Every value nbgrader's templates print (student ids, names, notebook ids) is escaped, in its pages
+and in the submission page (:func:`escaping_source`): a student id is data, never markup or script.
+MathJax runs with its ``safe`` extension (``ui/safe``), which drops ``javascript:`` and other
+active URLs from ``\\href`` and ``\\class``/``\\style`` from the math of an answer or an output.
+
 The same extension renders the page sanitised: cell outputs with nbconvert's
 ``HTMLExporter.sanitize_html``, and Markdown (the student's written answers) by :func:`safe_html`
 after it is turned into HTML. A student's Markdown or output cannot run script in the grader's
@@ -37,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import secrets
 import socket
 import sys
@@ -49,6 +55,7 @@ from roofline_grader.course import WORKSPACE_ENV, Course
 from roofline_grader.course.rubric import HandPart, RubricError, hand_parts
 
 if TYPE_CHECKING:  # nbconvert is imported where it is used, as the formgrader starts
+    from jinja2 import BaseLoader, Environment
     from nbconvert import HTMLExporter
     from nbconvert.preprocessors import Preprocessor
     from nbformat import NotebookNode
@@ -149,6 +156,53 @@ def safe_html(html: str) -> str:
     return cleaned
 
 
+RAW_ALLOWED = frozenset({"css"})
+"""Template values printed as they are: the page's own style sheets (nbconvert's, never a
+student's)."""
+_JS_STRING = re.compile(r'(\bvar\s+\w+\s*=\s*)"\{\{-?\s*([A-Za-z_][\w.]*)\s*-?\}\}"')
+_VALUE = re.compile(r"\{\{(-?)\s*([A-Za-z_][\w.]*)\s*(-?)\}\}")
+
+
+def escaping_source(source: str) -> str:
+    """A template of nbgrader's, patched to print every value as data: ``var x = "{{ v }}"`` (a
+    JavaScript string) becomes ``var x = {{ v | tojson }}``, and every other ``{{ v }}`` becomes
+    ``{{ v | e }}`` (HTML-escaped), except :data:`RAW_ALLOWED`.
+
+    nbgrader 0.9.6 prints student ids, names and notebook ids raw, both in its pages (a Jinja
+    environment without autoescape, ``formgrader.py``'s ``init_tornado_settings``) and in its
+    nbconvert template (``formgrade_macros.html.j2``): a student folder named ``<img src=x
+    onerror=…>`` would run script in the grader's browser, with formgrader's API at hand."""
+    source = _JS_STRING.sub(r"\1{{ \2 | tojson }}", source)
+
+    def escaped(m: re.Match[str]) -> str:
+        if m[2] in RAW_ALLOWED:
+            return m[0]
+        return f"{{{{{m[1]} {m[2]} | e {m[3]}}}}}"
+
+    return _VALUE.sub(escaped, source)
+
+
+def escaping_loader(paths: Sequence[str]) -> BaseLoader:
+    """A Jinja loader of the templates in ``paths`` that serves each through :func:`escaping_source`."""
+    from jinja2 import FileSystemLoader
+
+    class EscapingLoader(FileSystemLoader):
+        def get_source(self, environment: Any, template: str) -> Any:
+            source, filename, uptodate = super().get_source(environment, template)
+            return escaping_source(source), filename, uptodate
+
+    return EscapingLoader(list(paths))
+
+
+def page_environment() -> Environment:
+    """The Jinja environment of formgrader's pages: nbgrader's own, with every value escaped
+    (autoescape, and :func:`escaping_loader` for the values inside JavaScript)."""
+    from jinja2 import Environment
+    from nbgrader.server_extensions.formgrader import handlers
+
+    return Environment(loader=escaping_loader([handlers.template_path]), autoescape=True)
+
+
 def grading_exporter(course: Course, config: Any = None) -> HTMLExporter:
     """nbgrader's submission exporter, with MathJax served here, sanitised HTML, and the model
     answer and rubric beside each written answer."""
@@ -169,6 +223,11 @@ def grading_exporter(course: Course, config: Any = None) -> HTMLExporter:
         extra_template_paths=[handlers.template_path],  # for {% extends 'formgrade/...' %}
         sanitize_html=True,
         filters={"markdown2html": markdown2html},
+        extra_loaders=[  # ours, then nbgrader's, each value escaped
+            escaping_loader(
+                [str(TEMPLATES / TEMPLATE_NAME), str(Path(handlers.template_path) / "formgrade")]
+            )
+        ],
     )
     exporters.append(exporter)
     exporter.register_preprocessor(_show_rubric(course, exporter), enabled=True)
@@ -195,6 +254,7 @@ def _load_jupyter_server_extension(serverapp: Any) -> None:
     course = Course(Path(serverapp.root_dir).resolve())
     formgrader = settings["nbgrader_formgrader"]
     settings["nbgrader_exporter"] = grading_exporter(course, formgrader.config)
+    settings["nbgrader_jinja2_env"] = page_environment()
     pattern = url_path_join(settings["base_url"], MATHJAX_URL, "(.*)")
     serverapp.web_app.add_handlers(
         ".*$", [(pattern, StaticFileHandler, {"path": str(course.root / MATHJAX)})]

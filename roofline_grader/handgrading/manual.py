@@ -24,8 +24,8 @@ The format is RFC 4180 CSV: a field holding line breaks, quotes or commas is quo
 multi-line answer is one cell. The file starts with a UTF-8 byte order mark, which Excel needs to
 read UTF-8 (without it, Excel reads the file as the local code page; LibreOffice, Google Sheets and
 Python's ``utf-8-sig`` accept it). A cell that a spreadsheet would run as a formula is written with
-an apostrophe in front (:func:`~roofline_grader.outputs.report.spreadsheet_safe`), which is removed again on
-the way in (:func:`spreadsheet_text`).
+an apostrophe in front (:func:`~roofline_grader.names.spreadsheet_cell`), which is removed again on
+the way in (:func:`~roofline_grader.names.spreadsheet_value`): any text written is read back as it was.
 """
 
 from __future__ import annotations
@@ -42,7 +42,8 @@ from nbgrader.api import Gradebook, MissingEntry
 
 from roofline_grader.checks import PARTS
 from roofline_grader.course.rubric import HandPart
-from roofline_grader.outputs.report import FORMULA_STARTS, fmt, spreadsheet_safe
+from roofline_grader.names import spreadsheet_cell, spreadsheet_value
+from roofline_grader.outputs.report import fmt
 
 COLUMNS = (
     "student_id",
@@ -58,6 +59,9 @@ COLUMNS = (
 
 REQUIRED = ("student_id", "part", "score", "comment")
 """The columns ``--manual-scores`` reads; the others are there for the person grading."""
+
+FIELD_LIMIT = 2**31 - 1
+"""The largest field a sheet may hold (the C long the csv module takes everywhere)."""
 
 ENCODING = "utf-8-sig"
 """UTF-8 with a byte order mark on the way out; with or without one on the way in."""
@@ -121,14 +125,6 @@ class Sheet:
         )
 
 
-def spreadsheet_text(cell: str) -> str:
-    """The text of a cell written by :func:`~roofline_grader.outputs.report.spreadsheet_safe`: the
-    apostrophe it put before a would-be formula is removed; anything else is kept as it is."""
-    if cell.startswith("'") and cell[1:].startswith(FORMULA_STARTS):
-        return cell[1:]
-    return cell
-
-
 # ----------------------------------------------------------------------------------------------
 # Reading a sheet back
 # ----------------------------------------------------------------------------------------------
@@ -175,7 +171,7 @@ def read_scores(
     if not rows:
         raise ManualSheetError(f"--manual-scores: {path} is empty; expected a header row")
     header = rows[0].fields
-    header = [spreadsheet_text(h).strip() for h in header]
+    header = [spreadsheet_value(h).strip() for h in header]
     absent = [c for c in REQUIRED if c not in header]
     if absent:
         raise ManualSheetError(
@@ -200,8 +196,10 @@ def read_scores(
             where = record.where()
             errors.append(f"{where}: {len(row)} fields, the header has {len(header)}")
             continue
-        student, gid, score_text, comment = (spreadsheet_text(row[at[c]]) for c in REQUIRED)
-        student, gid = student.strip(), gid.strip()
+        student, gid, score_text, comment = (spreadsheet_value(row[at[c]]) for c in REQUIRED)
+        gid = gid.strip()
+        if student not in known and student.strip() in known:
+            student = student.strip()  # a spreadsheet's stray space; an id's own is kept
         where = record.where(f"{student}, {gid}")
         why = []
         if student not in known:
@@ -256,7 +254,10 @@ class _Record:
 
 
 def _numbered_rows(fh: Iterable[str]) -> list[_Record]:
-    """Every record of a CSV file, numbered; a quoted field may span lines."""
+    """Every record of a CSV file, numbered; a quoted field may span lines, and be of any size
+    (the sheet holds whole answers: Python's default limit of 131,072 characters a field would
+    refuse the grader's own sheet)."""
+    csv.field_size_limit(max(csv.field_size_limit(), FIELD_LIMIT))
     reader = csv.reader(fh)
     out, last = [], 0
     for number, fields in enumerate(reader, 1):
@@ -388,6 +389,6 @@ def write_sheet(
     with partial.open("w", newline="", encoding=ENCODING) as fh:
         writer = csv.writer(fh)
         writer.writerow(COLUMNS)
-        writer.writerows([[spreadsheet_safe(c) for c in row.cells()] for row in rows])
+        writer.writerows([[spreadsheet_cell(c) for c in row.cells()] for row in rows])
     os.replace(partial, path)
     return Sheet(path, len(rows), sum(row.pending for row in rows))

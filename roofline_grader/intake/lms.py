@@ -43,6 +43,8 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from roofline_grader.names import one_line
+
 
 class Layout(enum.Enum):
     """The kinds of submission download roofline-grade reads."""
@@ -235,7 +237,7 @@ def name_keys(name: str) -> set[str]:
 
 
 def printable(text: str, limit: int = 160) -> str:
-    """A file name as a report may show it: control characters as '?', at most ``limit``
-    characters (an LMS name is untrusted: it could hold a newline that forges a report line)."""
-    shown = "".join(c if c.isprintable() else "?" for c in text)
-    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
+    """A file name or an LMS name as a report may show it: :func:`roofline_grader.names.one_line`
+    (an LMS name is untrusted: a newline in it must not forge a report line), at most ``limit``
+    characters."""
+    return one_line(text, limit)

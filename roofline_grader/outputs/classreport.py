@@ -50,6 +50,7 @@ from roofline_grader.checks.base import (
     expectations,
     make_plan,
 )
+from roofline_grader.names import html_text
 from roofline_grader.results import ProblemKind, Status, SubmissionResult
 from roofline_lib.mistakes import describe_factor, format_factor
 from roofline_lib.palette import OKABE_ITO
@@ -623,8 +624,8 @@ def _names(members: Sequence[Member], links: Mapping[str, str]) -> str:
 
     def name(student: str) -> str:
         if student not in links:
-            return f'<span class="who">{_e(student)}</span>'
-        return f'<a class="who" href="{_e(quote(links[student]))}">{_e(student)}</a>'
+            return f'<span class="who">{html_text(student)}</span>'
+        return f'<a class="who" href="{_e(quote(links[student]))}">{html_text(student)}</a>'
 
     count = f"{len(members)} student{'s' if len(members) != 1 else ''}"
     if any(m.note for m in members):

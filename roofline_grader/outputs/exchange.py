@@ -32,6 +32,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import pwd
 import shutil
 import stat
 import tempfile
@@ -45,7 +46,6 @@ from roofline_grader.outputs.feedback import (
     FeedbackPages,
     OutputFailure,
     ProblemPage,
-    feedback_file_name,
 )
 
 LOG = logging.getLogger("roofline_grader.outputs.exchange")
@@ -119,6 +119,72 @@ def check_exchange(root: Path) -> None:
         raise ExchangeUnavailableError(f"the exchange {root} is not writable by you; {how}")
 
 
+def trusted_owners() -> frozenset[int]:
+    """The users whose folders a release may write into: this process's, and under ``sudo`` the
+    user who ran it (``$SUDO_UID``, as sudo sets it): the instructor of ``sudo make feedback``."""
+    uids = {os.geteuid()}
+    sudo = os.environ.get("SUDO_UID", "")
+    if os.geteuid() == 0 and sudo.isdigit():
+        uids.add(int(sudo))
+    return frozenset(uids)
+
+
+def _owner(uid: int) -> str:
+    try:
+        return f"{pwd.getpwuid(uid).pw_name} (uid {uid})"
+    except KeyError:
+        return f"uid {uid}"
+
+
+def secure_feedback_folder(exchange: Path, course_id: str, trusted: frozenset[int]) -> Path:
+    """``<exchange>/<course>/feedback``, made or checked so that a release writes only into
+    folders no student can change, and follows no link.
+
+    The exchange is writable by every user, so anyone may make ``<course>`` first, with
+    ``feedback`` a link to any folder, which a release run as root would write through. So: the
+    exchange, if others may write to it, must have the sticky bit (no one renames another's
+    entries; nbgrader makes it 0777, so one you own is given it); ``<course>`` and ``feedback``
+    are made here when absent (mode 0755, as nbgrader makes them), and each must be a folder,
+    not a link, owned by one of ``trusted`` (:func:`trusted_owners`), that no one else may write
+    to. Raises
+    :class:`ExchangeUnavailableError` naming the folder, its owner and what to do."""
+    st = os.stat(exchange)
+    if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH) and not st.st_mode & stat.S_ISVTX:
+        if st.st_uid in trusted:  # nbgrader makes it 0777: yours, so given the sticky bit
+            os.chmod(exchange, stat.S_IMODE(st.st_mode) | stat.S_ISVTX)
+            return secure_feedback_folder(exchange, course_id, trusted)
+        raise ExchangeUnavailableError(
+            f"the exchange {exchange} is writable by others without the sticky bit, so anyone "
+            f"could replace the course's folder in it; run chmod +t {exchange} "
+            f"(mode {EXCHANGE_MODE:o}, as make exchange makes it)"
+        )
+    folder = exchange
+    for name in (course_id, "feedback"):
+        folder = folder / name
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(folder, 0o755)
+        st = os.lstat(folder)
+        if stat.S_ISLNK(st.st_mode) or not stat.S_ISDIR(st.st_mode):
+            kind = "a symbolic link" if stat.S_ISLNK(st.st_mode) else "not a folder"
+            raise ExchangeUnavailableError(
+                f"{folder} is {kind} (made by {_owner(st.st_uid)}); nothing was released through "
+                "it. Remove it; the release makes the folder itself"
+            )
+        if st.st_uid not in trusted:
+            raise ExchangeUnavailableError(
+                f"{folder} belongs to {_owner(st.st_uid)}, not to you: anyone may create folders "
+                "in the exchange, so its contents cannot be trusted and nothing was released "
+                "into it. Check who made it, remove it, and release again (nbgrader release_"
+                "assignment as the instructor makes it, owned by them)"
+            )
+        if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+            raise ExchangeUnavailableError(
+                f"{folder} is writable by others (mode {stat.S_IMODE(st.st_mode):o}); nothing was "
+                f"released into it. Run chmod go-w {folder}"
+            )
+    return folder
+
+
 def release_feedback(
     pages: FeedbackPages, exchange: Path, course_id: str = COURSE_ID
 ) -> FeedbackRelease:
@@ -135,6 +201,14 @@ def release_feedback(
     unreleased = [
         Unreleased(p.student, p.assignment, NO_SECRET) for p in pages.problem_pages if not p.secret
     ]
+    try:
+        if any(p.secret for p in pages.problem_pages):
+            secure_feedback_folder(exchange, course_id, trusted_owners())
+    except ExchangeUnavailableError as exc:  # checked before grading; changed since
+        unreleased += [
+            Unreleased(p.student, p.assignment, str(exc)) for p in pages.problem_pages if p.secret
+        ]
+        return FeedbackRelease(exchange, (), tuple(unreleased))
     by_assignment: dict[str, list[ProblemPage]] = {}
     for p in pages.problem_pages:
         if p.secret:
@@ -203,13 +277,17 @@ def _arrived(p: ProblemPage, exchange: Path, course_id: str) -> bool:
 
     name = notebook_hash(secret=p.secret, notebook_id=p.notebook_id)
     target = exchange / course_id / "feedback" / f"{name}.html"
-    return target.is_file() and target.read_bytes() == p.path.read_bytes()
+    try:
+        st = os.lstat(target)
+    except OSError:
+        return False
+    return stat.S_ISREG(st.st_mode) and target.read_bytes() == p.path.read_bytes()
 
 
 def write_zips(pages: FeedbackPages, folder: Path) -> tuple[list[Path], list[OutputFailure]]:
     """``folder/<student>.zip`` for every student: ``<student>/index.html`` (the course page) and
     ``<student>/<problem>.html`` for each problem submitted (secrets and timestamps left out);
-    ``<student>`` as :func:`~roofline_grader.outputs.feedback.student_file_name` names it. Zips of
+    ``<student>`` as :func:`~roofline_grader.names.file_names` names it (safe to extract anywhere). Zips of
     students no longer in the run are removed, so the folder holds this run's only. Returns the
     zips written and, for a student whose zip could not be, why (the others are written)."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -219,7 +297,7 @@ def write_zips(pages: FeedbackPages, folder: Path) -> tuple[list[Path], list[Out
     written: list[Path] = []
     failures: list[OutputFailure] = []
     for student, course_page in pages.course_pages:
-        name = feedback_file_name(student, "")
+        name = pages.file_name(student)
         target = folder / f"{name}.zip"
         partial = target.with_name(target.name + ".part")
         try:
@@ -236,6 +314,6 @@ def write_zips(pages: FeedbackPages, folder: Path) -> tuple[list[Path], list[Out
         written.append(target)
     keep = {w.name for w in written}
     for old in folder.glob("*.zip"):
-        if old.name not in keep:
+        if old.name not in keep and (old.is_file() or old.is_symlink()):
             old.unlink()
     return written, failures

@@ -47,7 +47,7 @@ address" → useremail or "ID number" → useridnumber, then each grade column t
 a new grade item). Columns: ``Full name``, ``ID number`` (the roster's student id), ``Email
 address``, ``Username`` (the roster's login), then one column per problem.
 
-Every cell goes through :func:`~roofline_grader.outputs.report.spreadsheet_safe` (CSV injection: a name
+Every cell goes through :func:`~roofline_grader.names.spreadsheet_cell` (CSV injection: a name
 starting with ``=`` is written as text).
 """
 

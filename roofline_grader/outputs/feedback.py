@@ -13,20 +13,20 @@ The workspace's ``feedback/`` folder has one folder per student, in nbgrader's l
     feedback/<student>/<assignment>/timestamp.txt          } as ``nbgrader submit`` wrote them, only
     feedback/<student>/<assignment>/submission_secret.txt  } for a submission that came through it
 
-``<student>`` is the student id, or for an id too long or unfit for a file name its first bytes and
-a hash (:func:`student_file_name`, which every output that names a file after a student uses).
+``<student>`` is the student id, or for an id too long or unfit for a file name on any system its
+first bytes and a hash (:func:`roofline_grader.names.file_names`, which every output that names a
+file after a student uses).
 A problem page is written for every submitted notebook; :mod:`~roofline_grader.outputs.exchange` releases
 those with a ``submission_secret.txt`` to nbgrader's exchange and zips each student's pages.
 """
 
 from __future__ import annotations
 
-import hashlib
 import html
 import re
 import shutil
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +35,7 @@ from nbgrader.api import Gradebook
 from roofline_grader.checks import PARTS, Finding
 from roofline_grader.checks.base import FEEDBACK_INTRO, NOT_GRADED_YET
 from roofline_grader.course.cells import CellInfo, ReleaseIndex
+from roofline_grader.names import file_name, file_names, html_text
 from roofline_grader.outputs.gradebook import submission_scores
 from roofline_grader.outputs.report import fmt
 from roofline_grader.outputs.standing import Standing
@@ -129,7 +130,7 @@ def page(
             "<section><h2>Not graded yet</h2>"
             f"<p>{_clean(NOT_GRADED_YET)}{_chinese(NOT_GRADED_YET)}</p><ul>{items}</ul></section>"
         )
-    title = f"Feedback for {_clean(student)}" + (f": {_clean(subject)}" if subject else "")
+    title = f"Feedback for {html_text(student)}" + (f": {_clean(subject)}" if subject else "")
     return (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -190,39 +191,6 @@ def _finding(finding: Finding) -> str:
     return f'<li class="fail">✗ {label}: {hint}{chinese}</li>'
 
 
-MAX_NAME_BYTES = 255
-"""The longest file name most filesystems allow, in bytes."""
-STUDENT_NAME_BYTES = 200
-"""The longest a file or folder named after a student may be, in bytes: the rest of
-:data:`MAX_NAME_BYTES` is for what an output adds to it (``.zip``, ``.zip.part``, ``.html``)."""
-
-
-def student_file_name(student: str) -> str:
-    """The name every output gives a file or folder named after ``student`` (feedback/,
-    feedback-zips/, pages inside zips), before its suffix: the id itself when it is a plain file
-    name of at most :data:`STUDENT_NAME_BYTES` bytes; else (too long, empty, ``.``, ``..``, holding
-    ``/``, ``\\`` or a control character) its first bytes made plain and a hash of the whole id,
-    so that it stays unique and any suffix still fits."""
-    plain = (
-        student not in ("", ".", "..")
-        and not any(c in student for c in "/\\")
-        and student.isprintable()
-        and not student.startswith(".")
-    )
-    if plain and len(student.encode("utf-8", "surrogatepass")) <= STUDENT_NAME_BYTES:
-        return student
-    digest = hashlib.sha256(student.encode("utf-8", "surrogatepass")).hexdigest()[:12]
-    cut = student.encode("utf-8", "surrogatepass")[: STUDENT_NAME_BYTES - 13]
-    text = cut.decode("utf-8", errors="ignore")
-    text = "".join(c if c.isprintable() and c not in "/\\" else "_" for c in text).strip(".")
-    return f"{text}-{digest}"
-
-
-def feedback_file_name(student: str, suffix: str = ".html") -> str:
-    """``<student_file_name(student)><suffix>``."""
-    return student_file_name(student) + suffix
-
-
 COURSE_PAGE = "index.html"
 """The whole course's page in each student's feedback folder."""
 
@@ -237,7 +205,7 @@ class ProblemPage:
         notebook_id: the submitted notebook's name without ``.ipynb`` (nbgrader's notebook id; it
             names the page, and Fetch Feedback looks the page up by it).
         path: ``feedback/<student>/<assignment>/<assignment>.html`` (``<student>`` as
-            :func:`student_file_name` names it), whatever the upload was called.
+            :func:`~roofline_grader.names.file_names` names it), whatever the upload was called.
         secret: the submission's ``submission_secret.txt`` as ``nbgrader submit`` wrote it; None
             when the notebook did not come through ``nbgrader submit`` (an LMS download, say).
         timestamp: the submission's ``timestamp.txt``, if any.
@@ -272,9 +240,14 @@ class FeedbackPages:
     course_pages: tuple[tuple[str, Path], ...]
     problem_pages: tuple[ProblemPage, ...]
     failures: tuple[OutputFailure, ...] = ()
+    names: Mapping[str, str] = field(default_factory=dict)
+
+    def file_name(self, student: str) -> str:
+        """The name of ``student``'s folder here and of their zip (names.file_names)."""
+        return self.names.get(student) or file_name(student)
 
     def student_folder(self, student: str) -> Path:
-        return self.folder / feedback_file_name(student, "")
+        return self.folder / self.file_name(student)
 
 
 def write_feedback(
@@ -288,8 +261,10 @@ def write_feedback(
     """Write every student's folder of pages (layout in the module's docstring), afresh; each
     page's totals are the student's standing's."""
     folder.mkdir(parents=True, exist_ok=True)
-    for old in folder.glob("*.html"):  # the layout before per-student folders: one page each
-        old.unlink()
+    names = file_names(students)
+    for old in folder.glob("*.html"):  # the layout before per-student folders: one page each;
+        if old.is_file() or old.is_symlink():  # a student's folder may be called x.html too
+            old.unlink()
     by_student: dict[str, dict[str, SubmissionResult]] = {}
     for result in results.values():
         by_student.setdefault(result.student, {})[result.assignment] = result
@@ -297,7 +272,9 @@ def write_feedback(
     problem_pages: list[ProblemPage] = []
     failures: list[OutputFailure] = []
     for student in students:
-        home = folder / feedback_file_name(student, "")
+        home = folder / names[student]
+        if home.is_symlink() or home.is_file():
+            home.unlink()
         shutil.rmtree(home, ignore_errors=True)  # an earlier run's pages and secrets
         try:
             home.mkdir()
@@ -316,7 +293,7 @@ def write_feedback(
             continue
         course_pages.append((student, course_page))
         problem_pages += pages
-    return FeedbackPages(folder, tuple(course_pages), tuple(problem_pages), tuple(failures))
+    return FeedbackPages(folder, tuple(course_pages), tuple(problem_pages), tuple(failures), names)
 
 
 def _write_problem_page(

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from roofline_grader.course.cells import ReleaseIndex
+from roofline_grader.names import one_line, spreadsheet_cell
 from roofline_grader.outputs.classreport import ClassSummary, text_lines
 from roofline_grader.outputs.standing import Standing
 from roofline_grader.outputs.tally import Tally, format_duration
@@ -74,27 +75,15 @@ def grade_table(
     return header, rows
 
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-"""A spreadsheet reads a cell that starts with one of these as a formula (CSV injection)."""
-
-
-def spreadsheet_safe(cell: str) -> str:
-    """``cell`` as a spreadsheet shows it literally: text that would start a formula is prefixed
-    with an apostrophe (OWASP's advice for CSV injection); numbers are left alone."""
-    text = str(cell)
-    if text.startswith(FORMULA_STARTS):
-        try:
-            float(text)
-        except ValueError:
-            return "'" + text
-    return text
-
-
 def write_csv(path: Path, header: list[str], rows: list[list[str]]) -> None:
     with path.open("w", newline="", encoding="utf-8") as fh:
         writer = csv.writer(fh)
-        writer.writerow([spreadsheet_safe(c) for c in header])
-        writer.writerows([[spreadsheet_safe(c) for c in row] for row in rows])
+        writer.writerow([spreadsheet_cell(c) for c in header])
+        writer.writerows([[spreadsheet_cell(c) for c in row] for row in rows])
+
+
+def _unplaced_lines(u: Unplaced) -> list[str]:
+    return [f"  {u.file}", f"    - {u.why.words}: {u.detail}"]
 
 
 @dataclass
@@ -146,6 +135,8 @@ class Report:
         return [u for u in self.unplaced if u.why.routine]
 
     def text(self) -> str:
+        """report.txt: each entry one line (:func:`~roofline_grader.names.one_line`), whatever
+        the ids, names and file names in it hold."""
         n = len(self.results)
         assignments = len({r.assignment for r in self.results})
         lines = [
@@ -206,17 +197,17 @@ class Report:
         needing, routine = self.unplaced_needing_you(), self.unplaced_routine()
         if needing:
             lines += ["", f"Files not graded, to look at ({len(needing)}):"]
-            lines += [f"  {u.file}\n    - {u.why.words}: {u.detail}" for u in needing]
+            lines += [line for u in needing for line in _unplaced_lines(u)]
         if routine:
             lines += [
                 "",
                 f"Files not graded, routine ({len(routine)}; earlier uploads superseded by a later "
                 "one, and uploads of roster rows left out of grading):",
             ]
-            lines += [f"  {u.file}\n    - {u.why.words}: {u.detail}" for u in routine]
+            lines += [line for u in routine for line in _unplaced_lines(u)]
         if self.class_summary is not None:
             lines += ["", *text_lines(self.class_summary, self.workspace / "report.html")]
-        return "\n".join(lines) + "\n"
+        return "".join(one_line(line) + "\n" for line in lines)
 
     def write_json(self, path: Path) -> None:
         data = {

@@ -38,14 +38,23 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from roofline_grader.course import Course
-from roofline_grader.course.config import DEFAULT_CELL_TIMEOUT_S, DEFAULT_NOTEBOOK_TIMEOUT_S
+from roofline_grader.course.config import (
+    COURSE_ID,
+    DEFAULT_CELL_TIMEOUT_S,
+    DEFAULT_NOTEBOOK_TIMEOUT_S,
+)
 from roofline_grader.course.release import ensure_scripts_on_path
 from roofline_grader.course.rubric import RubricError
 from roofline_grader.handgrading.manual import ManualSheetError
 from roofline_grader.intake.discover import IntakeError, NothingToGradeError, Unplaced
 from roofline_grader.intake.roster import RosterError
 from roofline_grader.kernel.sandbox import SandboxUnavailableError
-from roofline_grader.outputs.exchange import ExchangeUnavailableError, check_exchange
+from roofline_grader.outputs.exchange import (
+    ExchangeUnavailableError,
+    check_exchange,
+    secure_feedback_folder,
+    trusted_owners,
+)
 from roofline_grader.run.cluster import ClusterError, ClusterSpec, parse_cluster
 
 EXIT_UNPLACED = 3
@@ -245,6 +254,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if exchange is not None:
         try:
             check_exchange(exchange)  # before grading, not after
+            secure_feedback_folder(exchange, COURSE_ID, trusted_owners())
         except ExchangeUnavailableError as exc:
             print(f"roofline-grade: {exc}", file=sys.stderr)
             return 2

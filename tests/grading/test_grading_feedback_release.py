@@ -11,6 +11,7 @@ and one whose student id holds glob characters is released all the same.
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import shutil
 import subprocess
@@ -22,6 +23,8 @@ import pytest
 from nbgrader.utils import get_username, notebook_hash
 
 from roofline_grader.course.config import COURSE_ID
+from roofline_grader.names import file_name
+from roofline_grader.outputs.feedback import FeedbackPages, ProblemPage
 
 from .conftest import grade_quietly, grading_env, roofline_grade
 from .conftest import nbgrader as run_nbgrader
@@ -116,13 +119,15 @@ def test_fetch_feedback_delivers_the_course_page_and_no_hidden_test(tmp_path: Pa
     assert "<li>Problem 2 · " in not_yet and "Problem 1 · " not in not_yet
 
     # One zip per student, for an LMS: the course page and each problem page, no secret.
+    # A name Windows cannot hold ('*') is the id's first bytes and a hash, in the zip as outside.
+    assert file_name("odd[1]*").startswith("odd[1]_-")
     for student in (me, "lms-student", "odd[1]*"):
-        with zipfile.ZipFile(workspace / "feedback-zips" / f"{student}.zip") as zf:
-            assert sorted(zf.namelist()) == [f"{student}/index.html", f"{student}/problem1.html"]
-            page = zf.read(f"{student}/problem1.html").decode()
+        name = file_name(student)
+        with zipfile.ZipFile(workspace / "feedback-zips" / f"{name}.zip") as zf:
+            assert sorted(zf.namelist()) == [f"{name}/index.html", f"{name}/problem1.html"]
+            page = zf.read(f"{name}/problem1.html").decode()
             assert (
-                page
-                == (workspace / "feedback" / student / "problem1" / "problem1.html").read_text()
+                page == (workspace / "feedback" / name / "problem1" / "problem1.html").read_text()
             )
             assert not any(words in page for words in HIDDEN_TEXT)
 
@@ -152,3 +157,90 @@ def test_every_page_not_released_is_counted_and_the_first_named() -> None:
     assert lines[0].endswith("0 problem pages; not released: 25.")
     assert lines[1].startswith(f"  not released (25), {NO_SECRET}: s0 / problem1, s1 / problem1")
     assert lines[1].endswith(", and 5 more (report.json)") and "s19 /" in lines[1]
+
+
+STRANGER = 54_321
+"""A uid no one on the machine has: the student who made the course folder first."""
+
+
+def _hostile_exchange(tmp_path: Path, link: bool) -> tuple[Path, Path]:
+    """A sticky, world-writable exchange in which a stranger made the course folder first, its
+    ``feedback`` a link to a folder of root's (``link``) or a folder of the stranger's own."""
+    exchange, target = tmp_path / "exchange", tmp_path / "roots-folder"
+    exchange.mkdir()
+    exchange.chmod(0o1777)
+    target.mkdir()
+    course = exchange / COURSE_ID
+    course.mkdir()
+    if link:
+        (course / "feedback").symlink_to(target)
+        os.lchown(course / "feedback", STRANGER, STRANGER)
+    else:
+        (course / "feedback").mkdir()
+        os.chown(course / "feedback", STRANGER, STRANGER)
+    os.chown(course, STRANGER, STRANGER)
+    return exchange, target
+
+
+def _pages(tmp_path: Path) -> FeedbackPages:
+    page = tmp_path / "feedback" / "ann" / "problem1" / "problem1.html"
+    page.parent.mkdir(parents=True)
+    page.write_text("<p>ann's feedback</p>")
+    problem = ProblemPage("ann", "problem1", "problem1", page, "s" * 128, "2026-12-01 10:00 UTC")
+    return FeedbackPages(tmp_path / "feedback", (("ann", page),), (problem,))
+
+
+@pytest.mark.parametrize("link", [True, False], ids=["feedback-a-link", "stranger-owned"])
+def test_a_course_folder_someone_else_made_in_the_exchange_is_never_written_into(
+    tmp_path: Path, link: bool
+) -> None:
+    from roofline_grader.outputs.exchange import release_feedback
+
+    if os.geteuid() != 0:
+        assert os.environ.get("CI", "").lower() != "true", "CI runs as root and must run this"
+        pytest.skip("making a folder another user owns needs root")
+    exchange, target = _hostile_exchange(tmp_path, link)
+    released = release_feedback(_pages(tmp_path), exchange)
+    assert released.released == ()
+    [unreleased] = released.unreleased
+    assert f"uid {STRANGER}" in unreleased.reason and "nothing was released" in unreleased.reason
+    assert list(target.iterdir()) == [], "nothing written through the link"
+    assert list((exchange / COURSE_ID).iterdir()) == [exchange / COURSE_ID / "feedback"]
+
+    # roofline-grade checks it before grading, and says what to do
+    (tmp_path / "submissions" / "ann" / "problem1").mkdir(parents=True)
+    run = roofline_grade(
+        tmp_path / "submissions", "--out", tmp_path / "ws", "--release-feedback",
+        "--exchange", exchange, "--quiet",
+    )  # fmt: skip
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert f"{exchange / COURSE_ID}" in run.stderr and "nothing was released" in run.stderr
+    assert not (tmp_path / "ws" / "grades.csv").exists()
+
+
+def test_a_course_folder_of_the_instructor_under_sudo_is_released_into(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `sudo make feedback` after the instructor's own `nbgrader release_assignment`: the course
+    # folder is the instructor's, whose uid sudo puts in SUDO_UID
+    from roofline_grader.outputs import exchange as module
+
+    if os.geteuid() != 0:
+        assert os.environ.get("CI", "").lower() != "true", "CI runs as root and must run this"
+        pytest.skip("making a folder another user owns needs root")
+    exchange = tmp_path / "exchange"
+    exchange.mkdir()
+    exchange.chmod(0o777)  # as nbgrader makes it: the release adds the sticky bit (root owns it)
+    (exchange / COURSE_ID).mkdir(mode=0o755)
+    os.chown(exchange / COURSE_ID, STRANGER, STRANGER)
+    pages = _pages(tmp_path)
+    refused = module.release_feedback(pages, exchange)
+    assert refused.released == () and "nothing was released" in refused.unreleased[0].reason
+    monkeypatch.setenv("SUDO_UID", str(STRANGER))
+    assert module.trusted_owners() == {0, STRANGER}
+    module.secure_feedback_folder(exchange, COURSE_ID, module.trusted_owners())
+    assert exchange.stat().st_mode & 0o1000, "the sticky bit, added"
+    feedback = exchange / COURSE_ID / "feedback"
+    assert (
+        feedback.is_dir() and not feedback.is_symlink() and feedback.stat().st_mode & 0o777 == 0o755
+    )

@@ -1,6 +1,6 @@
 """A student id as long as a folder name can be reaches every output: grading, grades.csv, the
 feedback pages and zips, the hand-grading sheet and its scores, and the release to nbgrader's
-exchange (roofline_grader.outputs.feedback.student_file_name names every file after a student).
+exchange (roofline_grader.names.file_name names every file after a student).
 
 Two students hand in Problem 4 in nbgrader's layout: one whose id is a 250-byte folder name (the
 longest a file system takes leaves no room for ``.zip.part``), one whose id is 84 Chinese
@@ -20,7 +20,7 @@ import pytest
 
 from roofline_grader.course.config import COURSE_ID
 from roofline_grader.handgrading.manual import COLUMNS
-from roofline_grader.outputs.feedback import STUDENT_NAME_BYTES, student_file_name
+from roofline_grader.names import FILE_NAME_BYTES, file_name
 
 from .conftest import CELL_TIMEOUT_S, roofline_grade
 from .grading_cases import solved
@@ -45,12 +45,12 @@ def _class(root: Path, release: Path) -> Path:
 
 def test_the_name_function_keeps_room_for_every_suffix() -> None:
     for student in (LONG_ASCII, LONG_CHINESE, "..", "a/b", "a\\b", "x\ny", ".hidden", "ok"):
-        name = student_file_name(student)
-        assert len(name.encode()) <= STUDENT_NAME_BYTES, student
+        name = file_name(student)
+        assert len(name.encode()) <= FILE_NAME_BYTES, student
         assert "/" not in name and "\\" not in name and name.isprintable() and name[0] != "."
         assert len((name + ".zip.part").encode()) <= 255
-    assert student_file_name("ok") == "ok"
-    assert student_file_name(LONG_ASCII) != student_file_name(LONG_ASCII[:-1] + "8")
+    assert file_name("ok") == "ok"
+    assert file_name(LONG_ASCII) != file_name(LONG_ASCII[:-1] + "8")
 
 
 def test_every_output_step_takes_an_id_as_long_as_a_folder_name(
@@ -77,7 +77,7 @@ def test_every_output_step_takes_an_id_as_long_as_a_folder_name(
     )
     assert "Missing notebooks" not in (workspace / "report.txt").read_text()
     for student in (LONG_ASCII, LONG_CHINESE):
-        name = student_file_name(student)
+        name = file_name(student)
         assert (workspace / "feedback" / name / "index.html").is_file()
         assert (workspace / "feedback" / name / "problem4" / "problem4.html").is_file()
         with zipfile.ZipFile(workspace / "feedback-zips" / f"{name}.zip") as zf:
@@ -109,7 +109,7 @@ def test_an_output_that_cannot_be_written_costs_that_output_alone(
     other's zip, every grade and report.txt/report.json are written, and the run exits 6."""
     submissions = _class(tmp_path, release)
     workspace = tmp_path / "workspace"
-    blocked = workspace / "feedback-zips" / f"{student_file_name(LONG_CHINESE)}.zip.part"
+    blocked = workspace / "feedback-zips" / f"{file_name(LONG_CHINESE)}.zip.part"
     blocked.mkdir(parents=True)
     run = roofline_grade(submissions, "--out", workspace, "--timeout", CELL_TIMEOUT_S, "--quiet")
     assert run.returncode == 6, run.stdout[-2000:] + run.stderr[-3000:]
@@ -118,4 +118,4 @@ def test_an_output_that_cannot_be_written_costs_that_output_alone(
     assert "Outputs not written (1; the rest were):" in text and "feedback zip" in text
     (failure,) = json.loads((workspace / "report.json").read_text())["output_failures"]
     assert failure["student"] == LONG_CHINESE and failure["output"] == "feedback zip"
-    assert (workspace / "feedback-zips" / f"{student_file_name(LONG_ASCII)}.zip").is_file()
+    assert (workspace / "feedback-zips" / f"{file_name(LONG_ASCII)}.zip").is_file()

@@ -21,7 +21,8 @@ from nbgrader.api import Gradebook
 
 from roofline_grader.course import Course
 from roofline_grader.course.rubric import RUBRICS_FILE, RubricError, hand_parts, parse_rubrics
-from roofline_grader.handgrading.manual import COLUMNS, spreadsheet_text
+from roofline_grader.handgrading.manual import COLUMNS
+from roofline_grader.names import spreadsheet_value
 from roofline_grader.outputs.gradebook import solutions_fingerprint
 
 from .conftest import grade_quietly
@@ -176,7 +177,7 @@ def test_the_sheet_holds_each_answer_beside_the_model_answer_and_rubric(
     alice = rows["alice"]
     assert alice["part"] == "p4c_why" and alice["max_points"] == "2"
     assert alice["answer"] == "'" + ANSWER, "a cell starting with '-' is kept from running"
-    assert spreadsheet_text(alice["answer"]) == ANSWER, "the whole answer, lines and all, one cell"
+    assert spreadsheet_value(alice["answer"]) == ANSWER, "the whole answer, lines and all, one cell"
     assert "mixture-of-experts" in alice["model_answer"] and RUBRIC_PHRASE in alice["rubric"]
     assert (alice["score"], alice["comment"]) == ("", "")
     assert rows["bob"]["answer"] == "YOUR ANSWER HERE"

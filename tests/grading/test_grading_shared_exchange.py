@@ -252,7 +252,7 @@ def test_a_class_round_trip_across_os_users(a_class: Class, tmp_path: Path) -> N
     run = subprocess.run(
         [*words, f"OUT={tmp_path / 'grading'}"],
         cwd=ROOT,
-        env=grading_env(**course),
+        env=grading_env(**course, SUDO_UID=str(teacher.uid)),  # as sudo sets it
         capture_output=True,
         text=True,
         timeout=600,

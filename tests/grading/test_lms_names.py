@@ -111,7 +111,7 @@ def test_untrusted_names_become_safe_ids() -> None:
     assert safe_student_id("...") is None
     long = safe_student_id("a" * 300)
     assert long is not None and len(long) == 64 and long != safe_student_id("a" * 299 + "b")
-    assert printable("evil\nroofline-grade: all good") == "evil?roofline-grade: all good"
+    assert printable("evil\nroofline-grade: all good") == "evil\\nroofline-grade: all good"
 
 
 def test_a_name_matches_in_either_order() -> None:
