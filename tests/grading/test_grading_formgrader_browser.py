@@ -13,6 +13,7 @@ Screenshots land in /tmp/formgrader-shots/.
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import subprocess
 import sys
@@ -89,12 +90,11 @@ def _wait_until_up(url: str, server: subprocess.Popen, log: Path) -> None:
             time.sleep(0.5)
 
 
-@pytest.fixture(scope="module")
-def formgrader(tmp_path_factory: pytest.TempPathFactory, release: Path) -> Iterator[Formgrader]:
-    require_chromium()
-    base = tmp_path_factory.mktemp("formgrader")
+@contextlib.contextmanager
+def serving(base: Path, submissions: Path) -> Iterator[Formgrader]:
+    """``submissions`` graded into ``base/workspace``, and formgrader serving that workspace."""
     workspace = base / "workspace"
-    run = grade_quietly(small_class(release, base / "submissions"), workspace)
+    run = grade_quietly(submissions, workspace)
     assert run.returncode == 0, run.stderr[-3000:]
     assert not (workspace / "exchange").exists(), "the launcher is what creates it"
     port, log = _free_port(), base / "formgrader.log"
@@ -124,6 +124,14 @@ def formgrader(tmp_path_factory: pytest.TempPathFactory, release: Path) -> Itera
         yield Formgrader(url, workspace, log)
     finally:
         stop_server(server)
+
+
+@pytest.fixture(scope="module")
+def formgrader(tmp_path_factory: pytest.TempPathFactory, release: Path) -> Iterator[Formgrader]:
+    require_chromium()
+    base = tmp_path_factory.mktemp("formgrader")
+    with serving(base, small_class(release, base / "submissions")) as served:
+        yield served
 
 
 @pytest.fixture(scope="module")
