@@ -15,15 +15,18 @@ Students get names wrong, so a notebook is looked for leniently and every guess 
 file is read for who sent it and what it was called. The problem a notebook belongs to is, in
 order: ``--problem`` (every notebook of this run is that problem), the download's own name (Canvas
 and Moodle name a download after its assignment: ``cs101-problem-1_submissions.zip``), else the
-notebook's original name (leniently: ``Problem 1.ipynb``, ``problem1-1.ipynb``). The student is,
-with a roster (:mod:`~roofline_grader.intake.roster`), the roster row with the file's LMS id, else the one
-with its name; without a roster, the LMS's user id (Canvas user id, Moodle participant id) or, in
-a generic zip, the name's student part made safe (:func:`~roofline_grader.intake.lms.safe_student_id`;
-two names that become one id are told apart by a hash). Of several notebooks for one student and
-problem, the latest upload is graded (Canvas's attachment id, else the resubmission suffix ``-1``,
-else the time stored in the zip) and the others are listed as superseded. Only the problems some
-notebook was placed in are graded, so one download per problem, graded one at a time, never turns
-another problem's grades into zeros.
+notebook's original name (leniently: ``Problem 1.ipynb``, ``problem1-1.ipynb``). The student
+is, with a roster (:mod:`~roofline_grader.intake.roster`), the roster row with the file's LMS id,
+else the one with its name, unless two participants of the download share that name (then
+neither is placed: the report names both, and an ``lms_id`` column tells them apart); without a
+roster, the LMS's user id (Canvas user id, Moodle participant id) or, in a generic zip, the
+name's student part made safe (:func:`~roofline_grader.intake.lms.safe_student_id`; two names
+that become one id are told apart by a hash). Of several notebooks for one student and problem,
+the latest upload is graded, by the LMS's own record (Canvas's attachment id, which grows with
+every upload; else the file's time, which Moodle's download stores as the upload's), the
+resubmission suffix ``-1`` only breaking ties; the others are listed as superseded. Only the
+problems some notebook was placed in are graded, so one download per problem, graded one at a
+time, never turns another problem's grades into zeros.
 
 **A folder of downloads**: a folder holding zips (and no student folders) has each zip read as one
 download, so an instructor who downloaded each problem's Canvas assignment separately grades them
@@ -41,16 +44,19 @@ single wrapper folder (``submitted/``) is looked through.
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import hashlib
+import io
 import json
 import os
 import re
 import stat
+import struct
 import time
 import zipfile
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -60,6 +66,7 @@ from roofline_grader.intake.lms import (
     generic_student,
     is_canvas_entry,
     is_moodle_folder,
+    name_keys,
     parse_canvas,
     parse_moodle,
     printable,
@@ -136,6 +143,15 @@ class Why(enum.Enum):
     NOT_IN_ROSTER = (
         "not in the roster",
         "add the student to the roster (--roster), or leave them out if they are not in the course",
+    )
+    SHARED_NAME = (
+        "a name several participants share",
+        "give the roster each participant's LMS id (an lms_id column: Canvas's ID, Moodle's "
+        "participant id) so that no upload is placed by a name two people have",
+    )
+    BAD_NAME = (
+        "a name that is not valid UTF-8",
+        "ask the student to upload it again under a plain name, or rename it in the zip",
     )
     SUPERSEDED = ("superseded by a later upload", "")
     LEFT_OUT = ("left out of grading", "")
@@ -221,8 +237,9 @@ def extract_zip(archive: Path, into: Path) -> Path:
     if done.is_file():
         return target
     links: list[str] = []
+    bad: list[str] = []
     try:
-        with zipfile.ZipFile(archive) as zf:
+        with _open_zip(archive) as (zf, bad_names):
             members = zf.infolist()
             if len(members) > MAX_ZIP_MEMBERS:
                 raise IntakeError(
@@ -232,21 +249,112 @@ def extract_zip(archive: Path, into: Path) -> Path:
                 raise IntakeError(f"{archive} unpacks to more than {MAX_ZIP_BYTES // 2**30} GiB")
             target.mkdir(parents=True, exist_ok=True)
             for member in members:
-                if not _extract_member(archive, zf, member, target):
+                if member.orig_filename in bad_names:
+                    bad.append(bad_names[member.orig_filename])
+                elif not _extract_member(archive, zf, member, target):
                     links.append(member.filename)
     except zipfile.BadZipFile as exc:
         raise IntakeError(f"{archive} is not a readable zip file ({exc})") from None
-    done.write_text(json.dumps({"links": links}) + "\n")
+    done.write_text(json.dumps({"links": links, "bad_names": bad}) + "\n")
     return target
 
 
-def zip_links(target: Path) -> list[str]:
-    """The link entries an extracted zip held (not extracted)."""
+class _Overlaid(io.RawIOBase):
+    """A zip file read through, with some of its bytes read as others (``patches``: offset →
+    bytes); nothing is written to the file."""
+
+    def __init__(self, path: Path, patches: Mapping[int, bytes]) -> None:
+        self._fh = path.open("rb")
+        self._patches = dict(patches)
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        return self._fh.seek(offset, whence)
+
+    def tell(self) -> int:
+        return self._fh.tell()
+
+    def read(self, size: int | None = -1) -> bytes:
+        start = self._fh.tell()
+        data = bytearray(self._fh.read(-1 if size is None else size))
+        for at, new in self._patches.items():
+            lo, hi = max(at, start), min(at + len(new), start + len(data))
+            if lo < hi:
+                data[lo - start : hi - start] = new[lo - at : hi - at]
+        return bytes(data)
+
+    def close(self) -> None:
+        self._fh.close()
+        super().close()
+
+
+@contextlib.contextmanager
+def _open_zip(archive: Path) -> Iterator[tuple[zipfile.ZipFile, dict[str, str]]]:
+    """The zip, and the entries whose names say they are UTF-8 (flag bit 11) but are not (by the
+    name zipfile gives them → the name as a report shows it).
+
+    Python's zipfile cannot open such a zip at all (``UnicodeDecodeError``): one bad name would stop
+    the whole class's grading. Its central directory is then read here, and each such entry's
+    flag is read as cleared, so that zipfile takes its name as CP437 (as the zip format does
+    without the flag) and the entry can be listed, not extracted."""
+    try:
+        with zipfile.ZipFile(archive) as zf:
+            yield zf, {}
+        return
+    except UnicodeDecodeError:
+        pass
+    patches, bad = _bad_utf8_names(archive)
+    with _Overlaid(archive, patches) as fh, zipfile.ZipFile(fh) as zf:
+        yield zf, bad
+
+
+def _bad_utf8_names(archive: Path) -> tuple[dict[int, bytes], dict[str, str]]:
+    """For each central-directory entry flagged UTF-8 whose name is not: the patch clearing its
+    flag (offset → new flag bytes), and its name as CP437 → as shown (bad bytes as ``\\xNN``).
+
+    The central directory is found as zipfile finds it (``zipfile._EndRecData``, Python 3.11's,
+    which knows ZIP64); each entry is ``structCentralDir`` then its name, extra and comment."""
+    patches: dict[int, bytes] = {}
+    bad: dict[str, str] = {}
+    with archive.open("rb") as fh:
+        end = zipfile._EndRecData(fh)  # type: ignore[attr-defined]
+        if not end:
+            raise zipfile.BadZipFile("no end of central directory")
+        size_cd = end[zipfile._ECD_SIZE]  # type: ignore[attr-defined]
+        start = end[zipfile._ECD_LOCATION] - size_cd  # type: ignore[attr-defined]
+        fh.seek(start)
+        directory = fh.read(size_cd)
+    header = struct.Struct(zipfile.structCentralDir)  # type: ignore[attr-defined]
+    at = 0
+    while at + header.size <= len(directory):
+        fields = header.unpack_from(directory, at)
+        if fields[0] != zipfile.stringCentralDir:  # type: ignore[attr-defined]
+            break
+        flags, n_name, n_extra, n_comment = fields[5], fields[12], fields[13], fields[14]
+        raw = directory[at + header.size : at + header.size + n_name]
+        if flags & 0x800:
+            try:
+                raw.decode("utf-8")
+            except UnicodeDecodeError:
+                patches[start + at + 8] = struct.pack("<H", flags & ~0x800)
+                bad[raw.decode("cp437")] = raw.decode("utf-8", "backslashreplace")
+        at += header.size + n_name + n_extra + n_comment
+    return patches, bad
+
+
+def zip_links(target: Path, kind: str = "links") -> list[str]:
+    """The link entries an extracted zip held (not extracted); ``kind="bad_names"``: the entries
+    whose names were not valid UTF-8 (not extracted either)."""
     try:
         data = json.loads((target / COMPLETE).read_text())
     except (OSError, ValueError):
         return []
-    return [str(name) for name in data.get("links", [])] if isinstance(data, dict) else []
+    return [str(name) for name in data.get(kind, [])] if isinstance(data, dict) else []
 
 
 def _extract_member(
@@ -339,6 +447,8 @@ class Source:
         hint: the problem the download's own name names (Canvas and Moodle name it after the
             assignment), or None.
         links: entries of its zip that were links (not extracted).
+        bad_names: entries of its zip whose names were not valid UTF-8 (not extracted), shown with
+            each bad byte as ``\\xNN``.
         skip: paths in ``root`` that are not part of it (the zips of a folder of downloads).
         extracted: ``root`` is an extracted zip (whose ``.complete`` marker is not part of it).
     """
@@ -349,6 +459,7 @@ class Source:
     links: tuple[str, ...] = ()
     skip: frozenset[Path] = frozenset()
     extracted: bool = False
+    bad_names: tuple[str, ...] = ()
 
     def show(self, relative: str) -> str:
         return printable(f"{self.label}/{relative}" if self.label else relative)
@@ -417,7 +528,7 @@ def _sources(path: Path, assignments: Sequence[str], extract_into: Path) -> list
             raise IntakeError(f"{path} is neither a folder nor a zip file")
         target = extract_zip(path, extract_into)
         hint = problem_of(path.stem, assignments)
-        return [Source(target, "", hint, tuple(zip_links(target)), extracted=True)]
+        return [_extracted(target, "", hint)]
     if not path.is_dir():
         raise IntakeError(f"{path} does not exist")
     entries = _entries(path)
@@ -431,9 +542,13 @@ def _sources(path: Path, assignments: Sequence[str], extract_into: Path) -> list
             continue  # listed as not a notebook when the folder itself is read
         target = extract_zip(archive, extract_into)
         hint = problem_of(archive.stem, assignments)
-        links = tuple(zip_links(target))
-        sources.append(Source(target, archive.name, hint, links, extracted=True))
+        sources.append(_extracted(target, archive.name, hint))
     return sources
+
+
+def _extracted(target: Path, label: str, hint: str | None) -> Source:
+    links, bad = tuple(zip_links(target)), tuple(zip_links(target, "bad_names"))
+    return Source(target, label, hint, links, extracted=True, bad_names=bad)
 
 
 def _is_marker(source: Source, p: Path) -> bool:
@@ -463,6 +578,15 @@ def _read(
     for name in source.links:
         found.unplaced.append(
             Unplaced(source.show(name), Why.LINK, "a link in the zip; links are never followed")
+        )
+    for name in source.bad_names:
+        found.unplaced.append(
+            Unplaced(
+                source.show(name),
+                Why.BAD_NAME,
+                "the zip says its name is UTF-8, and it is not (bad bytes shown as \\xNN); not "
+                "extracted, the rest of the zip is",
+            )
         )
     root = find_root(source.root, assignments)
     folders = [p for p in _entries(root) if p.is_dir() and p not in source.skip]
@@ -547,9 +671,17 @@ def _read_lms(
 ) -> None:
     """A Canvas, Moodle or generic download: each file placed by its name."""
     top = _unwrap(source)
-    for path, parts in _walk(source, top, found):
+    files = [
+        (
+            path,
+            parts,
+            parse_moodle(parts) or parse_canvas(parts[-1]) or _generic(parts, assignments),
+        )
+        for path, parts in _walk(source, top, found)
+    ]
+    shared = shared_names(named for _, _, named in files)
+    for path, parts, named in files:
         shown = source.show(str(path.relative_to(source.root)))
-        named = parse_moodle(parts) or parse_canvas(parts[-1]) or _generic(parts, assignments)
         layout = Layout.CANVAS if is_canvas_entry(parts[-1]) else named.layout
         found.saw(layout, shown, parts[-1])
         if path.is_symlink():
@@ -569,15 +701,15 @@ def _read_lms(
         if named.late:
             late = f"Canvas marked {printable(named.original)!r} late"
             notes = (*notes, SubmissionProblem(ProblemKind.LATE, late))
-        student = _student(named, roster, found)
+        student = _student(named, roster, found, shared)
         if isinstance(student, Unplaced):
             found.unplaced.append(Unplaced(shown, student.why, student.detail))
             continue
         _, again = resubmission(Path(named.original).stem)
         order = (
             named.attachment_id if named.attachment_id is not None else -1,
-            again,
             path.stat().st_mtime_ns,
+            again,
             shown,
         )
         found.candidates.append(Candidate(student, assignment, path, shown, order, notes))
@@ -627,7 +759,23 @@ def _roster_miss(who: str, matches: list[Student]) -> str:
     return f"{who} is in no roster row (by LMS id, student id, login, email or name)"
 
 
-def _student(named: Named, roster: Roster | None, found: _Found) -> str | Unplaced:
+def shared_names(files: Iterable[Named]) -> dict[str, list[str]]:
+    """The names (by each of their :func:`~roofline_grader.intake.lms.name_keys`) that several
+    participants of one download have, with those participants' LMS ids, in order: two Moodle
+    users both named "Bob Smith" (ids 222 and 333)."""
+    ids: dict[str, list[str]] = {}
+    for named in files:
+        if named.lms_id is None or not named.name:
+            continue
+        for key in name_keys(named.name):
+            if named.lms_id not in ids.setdefault(key, []):
+                ids[key].append(named.lms_id)
+    return {key: lms_ids for key, lms_ids in ids.items() if len(lms_ids) > 1}
+
+
+def _student(
+    named: Named, roster: Roster | None, found: _Found, shared: Mapping[str, list[str]]
+) -> str | Unplaced:
     """The student id of a file, or why there is none."""
     if named.layout is Layout.GENERIC:
         raw = named.name or ""
@@ -656,6 +804,16 @@ def _student(named: Named, roster: Roster | None, found: _Found) -> str | Unplac
     student = roster.by_lms_id(named.lms_id)
     if student is not None:
         return student.student_id
+    others = next((shared[k] for k in sorted(name_keys(named.name or "")) if k in shared), None)
+    if others:
+        ids = ", ".join(others)
+        return Unplaced(
+            "",
+            Why.SHARED_NAME,
+            f"{who}: {len(others)} participants of this download are named {named.name!r} (LMS "
+            f"ids {ids}) and the roster has none of these ids, so the upload is not placed by "
+            "name (it could be graded as the other's)",
+        )
     matches = roster.by_name(named.name)
     if len(matches) == 1:
         return matches[0].student_id

@@ -60,6 +60,28 @@ def test_mathjax_and_the_widget_manager_are_served_locally(html: Path) -> None:
         assert (static / asset).is_file(), f"_static/vendor/{asset} is missing"
 
 
+_HREFS_OF_TYPESET_MATH = r"""async () => {
+  await MathJax.startup.promise;
+  const node = MathJax.tex2chtml(
+    "\\href{javascript:document.title='PWNED'}{a} \\href{https://example.org/}{b}");
+  return Array.from(node.querySelectorAll('[href]')).map(a => a.getAttribute('href'));
+}"""
+
+
+def test_math_on_the_pages_never_makes_a_script_link(html: Path) -> None:
+    # MathJax's safe extension (_config.yml mathjax3_config, vendor/mathjax/ui/safe.js): an
+    # \href keeps an http(s) link and drops a javascript: one
+    from tests.book.browser import local_site, require_chromium
+
+    require_chromium()
+    with_math = next(p for p in sorted(html.glob("*.html")) if "mathjax" in p.read_text())
+    with local_site(html) as site:
+        page = site.context.new_page()
+        page.goto(f"{site.base}/{with_math.name}")
+        assert page.evaluate(_HREFS_OF_TYPESET_MATH) == ["https://example.org/"]
+        assert site.blocked == []
+
+
 def test_the_build_is_nitpicky() -> None:
     # set once in _config.yml, which `make book` and build_book (tests/book/site.py) both read
     config = yaml.safe_load((ROOT / "_config.yml").read_text())

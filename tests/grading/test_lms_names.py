@@ -452,3 +452,86 @@ def test_the_readme_lms_example_passes_the_roster_to_roofline_grade() -> None:
     assert done.returncode == 0, done.stderr
     command = next(x for x in done.stdout.splitlines() if "bin/roofline-grade" in x)
     assert '--roster "roster.csv"' in command, command
+
+
+# ---- every upload lands on its owner ----
+
+
+def test_two_participants_with_one_name_are_never_placed_by_it(tmp_path: Path) -> None:
+    # Moodle: Bob Smith (222) handed in his work, another Bob Smith (333) a blank notebook; the
+    # roster knows one bsmith, by name only. Matching by name would grade 333's as bsmith's.
+    root = tmp_path / "in"
+    touch(root / "Bob Smith_222_assignsubmission_file_" / "problem1.ipynb", "{'own': 1}")
+    touch(root / "Bob Smith_333_assignsubmission_file_" / "problem1.ipynb", "{}")
+    touch(root / "Jane Doe_444_assignsubmission_file_" / "problem1.ipynb")
+    roster = read_roster(
+        roster_file(tmp_path, "Name,Student ID\nBob Smith,bsmith\nJane Doe,s001\n")
+    )
+    intake = discover(root, ASSIGNMENTS, tmp_path / "x", roster=roster)
+    tasks = by_task(intake)
+    assert tasks[("s001", "problem1")].notebook
+    assert tasks[("bsmith", "problem1")].notebook is None, "neither upload is taken as bsmith's"
+    shared = [u for u in intake.unplaced if u.why is Why.SHARED_NAME]
+    assert len(shared) == 2 and not Why.SHARED_NAME.routine
+    assert all("LMS ids 222, 333" in u.detail and "'Bob Smith'" in u.detail for u in shared)
+    assert not [u for u in intake.unplaced if u.why is Why.SUPERSEDED]
+
+    # with each one's LMS id in the roster, each upload lands on its owner
+    roster = read_roster(
+        roster_file(
+            tmp_path, "Name,LMS ID,Student ID\nBob Smith,222,bsmith\nBob Smith,333,bsmith2\n"
+        )
+    )
+    tasks = by_task(discover(root, ASSIGNMENTS, tmp_path / "y", roster=roster))
+    assert tasks[("bsmith", "problem1")].notebook.endswith(
+        "Bob Smith_222_assignsubmission_file_/problem1.ipynb"
+    )
+    assert tasks[("bsmith2", "problem1")].notebook.endswith(
+        "_333_assignsubmission_file_/problem1.ipynb"
+    )
+
+
+@pytest.mark.parametrize("layout", ["moodle", "generic"])
+def test_the_later_upload_wins_over_a_name_suffix(tmp_path: Path, layout: str) -> None:
+    # problem1 (2).ipynb uploaded first (blank), problem1.ipynb last (honest): the README says
+    # the later upload is graded; the suffix only breaks a tie of times
+    root = tmp_path / "in"
+    # Moodle's folder per participant; a generic flat zip's <student>_<problem> names
+    folder = root / "Jane Doe_501_assignsubmission_file_" if layout == "moodle" else root
+    prefix = "" if layout == "moodle" else "jane_"
+    touch(folder / f"{prefix}problem1 (2).ipynb", mtime=1_000_000_000)
+    touch(folder / f"{prefix}problem1.ipynb", mtime=1_000_200_000)
+    touch(folder / f"{prefix}problem2.ipynb", mtime=1_000_000_000)
+    touch(folder / f"{prefix}problem2-1.ipynb", mtime=1_000_000_000)  # a tie: the suffix decides
+    intake = discover(root, ASSIGNMENTS, tmp_path / "x")
+    student = "501" if layout == "moodle" else "jane"
+    tasks = by_task(intake)
+    assert tasks[(student, "problem1")].notebook.endswith(f"/{prefix}problem1.ipynb")
+    assert tasks[(student, "problem2")].notebook.endswith(f"/{prefix}problem2-1.ipynb")
+    superseded = sorted(Path(u.file).name for u in intake.unplaced if u.why is Why.SUPERSEDED)
+    assert superseded == [f"{prefix}problem1 (2).ipynb", f"{prefix}problem2.ipynb"]
+
+
+def _zip_with_a_bad_name(archive: Path) -> None:
+    """A Canvas download whose second entry's name is flagged UTF-8 (as a non-ASCII name is) and
+    holds the bytes 0xFF 0xFF, which no UTF-8 text has."""
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("doejane_12345_100_problem1.ipynb", "{}")
+        zf.writestr("roemaryann_23456_101_problem1_é.ipynb", "{}")
+        zf.writestr("weili_34567_102_problem1.ipynb", "{}")
+    data = archive.read_bytes()
+    assert data.count("_é.ipynb".encode()) == 2  # the local header and the central directory
+    archive.write_bytes(data.replace("_é.ipynb".encode(), b"_\xff\xff.ipynb"))
+
+
+def test_a_zip_entry_whose_name_is_not_utf8_is_reported_and_the_rest_graded(tmp_path: Path) -> None:
+    archive = tmp_path / "cs101-problem-1_submissions.zip"
+    _zip_with_a_bad_name(archive)
+    with pytest.raises(UnicodeDecodeError):
+        zipfile.ZipFile(archive)  # what Python's zipfile does with it
+    intake = discover(archive, ASSIGNMENTS, tmp_path / "x")
+    assert set(intake.students) == {"12345", "34567"}
+    [bad] = intake.unplaced
+    assert bad.why is Why.BAD_NAME and bad.file == "roemaryann_23456_101_problem1_\\xff\\xff.ipynb"
+    again = discover(archive, ASSIGNMENTS, tmp_path / "x")  # the extracted copy is reused
+    assert again.unplaced == intake.unplaced
