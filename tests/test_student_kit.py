@@ -521,3 +521,45 @@ def test_the_kit_installs_from_its_readme_and_validates_on_every_python(built, m
     kit = Kit(built[0], folder, venv_python, env, install_s)
     (report,) = _validate(kit, [notebook])
     assert report.startswith(VALIDATE_SUCCESS), report[-3000:]
+
+
+def test_the_kit_takes_exactly_the_release_and_follows_no_link(tmp_path: Path) -> None:
+    # exercises/ as an instructor's checkout may hold it after trying the problems out: a filled-in
+    # copy, a link, an edited release notebook, a deleted one. The kit refuses each, by name.
+    for name in ("solutions", "exercises"):
+        shutil.copytree(ROOT / name, tmp_path / name)
+    shutil.copy(ROOT / "nbgrader_config.py", tmp_path)
+    released = student_kit.release_files(tmp_path)
+    assert sorted(released) == [f"problem{n}/problem{n}.ipynb" for n in range(1, 10)]
+    assert (
+        released["problem1/problem1.ipynb"]
+        == (ROOT / "exercises/problem1/problem1.ipynb").read_bytes()
+    )
+    (tmp_path / "exercises/problem1/.ipynb_checkpoints").mkdir()
+    (tmp_path / "exercises/problem1/.ipynb_checkpoints/problem1-checkpoint.ipynb").write_text("{}")
+    assert student_kit.release_files(tmp_path) == released, (
+        "Jupyter's leftovers are left out, not refused"
+    )
+
+    exercises = tmp_path / "exercises"
+    filled = exercises / "problem1" / "problem1-Copy1.ipynb"
+    filled.write_text(
+        (exercises / "problem1/problem1.ipynb")
+        .read_text()
+        .replace("raise NotImplementedError()", "return 1")
+    )
+    os.symlink(
+        ROOT / "solutions" / "problem2" / "problem2.ipynb", exercises / "problem2" / "p2.ipynb"
+    )
+    os.symlink(ROOT / "solutions" / "problem5", exercises / "problem5-solved")
+    edited = exercises / "problem3" / "problem3.ipynb"
+    edited.write_text(edited.read_text().replace("# YOUR CODE HERE", "x = 1", 1))
+    (exercises / "problem4" / "problem4.ipynb").unlink()
+    with pytest.raises(KitError) as error:
+        student_kit.release_files(tmp_path)
+    message = str(error.value)
+    assert "exercises/problem1/problem1-Copy1.ipynb: not made by make release" in message
+    assert "exercises/problem2/p2.ipynb: a symbolic link" in message
+    assert "exercises/problem5-solved: a symbolic link" in message
+    assert "exercises/problem3/problem3.ipynb: differs from what make release makes" in message
+    assert "exercises/problem4/problem4.ipynb: missing: run make release" in message

@@ -546,13 +546,61 @@ def kit_files(root: Path, wheel: Path, requirements: str) -> dict[str, bytes]:
         top = path.parent
         for f in [path] if path.is_file() else _files_under(path):
             files[f.relative_to(top).as_posix()] = f.read_bytes()
-    notebooks = 0
-    for f in _files_under(root / "exercises"):
-        files[f"exercises/{f.relative_to(root / 'exercises').as_posix()}"] = f.read_bytes()
-        notebooks += f.suffix == ".ipynb"
-    if not notebooks:
-        raise KitError("exercises/ holds no notebook: run make release")
+    released = release_files(root)
+    files.update({f"exercises/{name}": data for name, data in released.items()})
     return {f"{KIT}/{name}": data for name, data in sorted(files.items())}
+
+
+def release_files(root: Path) -> dict[str, bytes]:
+    """exercises/, by path below it, checked against a fresh ``make release``: the kit hands out
+    exactly what the release step makes from solutions/ (it is deterministic: byte for byte).
+
+    Refused, each named (KitError): a link anywhere in exercises/ (never followed: it could
+    point at a filled-in notebook or anything else); a file the release does not make (a
+    ``problem1-Copy1.ipynb`` someone tried out, a scratch file); a release notebook that differs
+    from the release (edited, or stale against solutions/); one missing. Editor and Jupyter
+    leftovers (:data:`JUNK`) are left out, as everywhere in the kit."""
+    from roofline_grader.course import Course
+    from roofline_grader.course.release import release
+
+    exercises = root / "exercises"
+    with tempfile.TemporaryDirectory(prefix="roofline-kit-release-") as scratch:
+        if not release(Course(root), Path(scratch)):
+            raise KitError("make release makes no notebook from solutions/")
+        fresh = {
+            f.relative_to(scratch).as_posix(): f.read_bytes() for f in _files_under(Path(scratch))
+        }
+    problems: list[str] = []
+    seen: set[str] = set()
+    for folder, dirs, names in os.walk(exercises):
+        here = Path(folder)
+        for name in sorted([*dirs, *names]):
+            path = here / name
+            relative = path.relative_to(exercises)
+            if any(Path(part).match(pattern) for part in relative.parts for pattern in JUNK):
+                continue
+            where = f"exercises/{relative.as_posix()}"
+            if path.is_symlink():
+                problems.append(f"{where}: a symbolic link (the kit follows none: remove it)")
+            elif path.is_file():
+                seen.add(relative.as_posix())
+                if relative.as_posix() not in fresh:
+                    problems.append(
+                        f"{where}: not made by make release (a copy, or a file of your own?): "
+                        "remove it, or put it in solutions/ and run make release"
+                    )
+                elif path.read_bytes() != fresh[relative.as_posix()]:
+                    problems.append(
+                        f"{where}: differs from what make release makes from solutions/ (edited "
+                        "or run, or stale): run make release"
+                    )
+        dirs[:] = [d for d in dirs if not (here / d).is_symlink()]
+    problems += [
+        f"exercises/{name}: missing: run make release" for name in sorted(fresh) if name not in seen
+    ]
+    if problems:
+        raise KitError("exercises/ is not the release:\n  " + "\n  ".join(problems))
+    return fresh
 
 
 def _members(name: str, data: bytes) -> Iterator[tuple[str, bytes]]:

@@ -38,11 +38,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
-from nbgrader.api import Gradebook, MissingEntry
+from nbgrader.api import Gradebook
 
 from roofline_grader.checks import PARTS
 from roofline_grader.course.rubric import HandPart
 from roofline_grader.names import spreadsheet_cell, spreadsheet_value
+from roofline_grader.outputs.gradebook import Scores
 from roofline_grader.outputs.report import fmt
 
 COLUMNS = (
@@ -344,32 +345,30 @@ class SheetRow:
 
 
 def sheet_rows(
-    gb: Gradebook,
+    scores: Scores,
     students: Sequence[str],
     parts: Mapping[str, HandPart],
     autograded: Path,
 ) -> list[SheetRow]:
-    """One row per student × part graded by hand, students in the given order."""
+    """One row per student × part graded by hand, students in the given order; the hand scores
+    and comments from the gradebook's ``scores`` (outputs.gradebook.gradebook_scores)."""
     rows = []
     for student in students:
         for gid, part in parts.items():
-            notebook = autograded / student / part.assignment / f"{part.assignment}.ipynb"
-            answer = student_answer(notebook, gid)
-            try:
-                grade = gb.find_grade(gid, part.assignment, part.assignment, student)
-                comment = gb.find_comment(gid, part.assignment, part.assignment, student)
-            except MissingEntry:
+            grade = scores.of(part.assignment, student).get(gid)
+            if grade is None:
                 rows.append(SheetRow(student, part, "(no submission)", None, "", False))
                 continue
-            pending = grade.manual_score is None and grade.auto_score is None
+            notebook = autograded / student / part.assignment / f"{part.assignment}.ipynb"
+            answer = student_answer(notebook, gid)
             rows.append(
                 SheetRow(
                     student,
                     part,
                     answer if answer is not None else "(no notebook was graded: see report.txt)",
-                    grade.manual_score,
-                    comment.manual_comment or "",
-                    pending,
+                    grade.get("score") if grade.get("manual") else None,
+                    grade.get("comment", ""),
+                    grade.get("score") is None,
                 )
             )
     return rows
@@ -377,13 +376,13 @@ def sheet_rows(
 
 def write_sheet(
     path: Path,
-    gb: Gradebook,
+    scores: Scores,
     students: Sequence[str],
     parts: Mapping[str, HandPart],
     autograded: Path,
 ) -> Sheet:
     """Write the sheet (whole or not at all); returns what it holds."""
-    rows = sheet_rows(gb, students, parts, autograded)
+    rows = sheet_rows(scores, students, parts, autograded)
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(path.name + ".partial")
     with partial.open("w", newline="", encoding=ENCODING) as fh:

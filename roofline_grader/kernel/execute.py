@@ -58,7 +58,7 @@ from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbformat import NotebookNode
 from nbformat.v4 import new_output
 from nbgrader import utils
-from traitlets import Bool, Enum, Integer, List, Unicode
+from traitlets import Bool, Enum, Float, Integer, List, Unicode
 
 from roofline_grader.checks import PARTS, Check, Finding, Probe, make_plan
 from roofline_grader.hidden import PROBE_MIME, RECORD_MIME, SKIP
@@ -187,6 +187,9 @@ class SealedExecute(AdaptedExecute):
     max_output_bytes = Integer(1_000_000, help="Output kept per cell, bytes.").tag(config=True)
     max_restarts = Integer(3, help="Kernel replacements allowed per notebook.").tag(config=True)
     seed = Unicode("", help="Extra text mixed into the seeds of the hidden tests.").tag(config=True)
+    started_at = Float(
+        0.0, help="When grading the notebook began (time.time()); the budget counts from it."
+    ).tag(config=True)
     student_id = Unicode(
         "", help="The student the plans are drawn for (default: the notebook's student)."
     ).tag(config=True)
@@ -221,7 +224,8 @@ class SealedExecute(AdaptedExecute):
         self._retried: set[int] = set()
         self._stopped = ""
         self._answer_error: dict[str, str] = {}
-        self._deadline = time.monotonic() + self.notebook_timeout
+        spent = max(0.0, time.time() - self.started_at) if self.started_at else 0.0
+        self._deadline = time.monotonic() + self.notebook_timeout - spent  # reading, repair too
         self._kernel: KernelDir | None = None
         self._home = warm.home_for(self.sandbox, self.hidden_paths, self.kernel_root)
         if not self.kernel_name:

@@ -30,13 +30,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from nbgrader.api import Gradebook
-
 from roofline_grader.checks import PARTS, Finding
 from roofline_grader.checks.base import FEEDBACK_INTRO, NOT_GRADED_YET
 from roofline_grader.course.cells import CellInfo, ReleaseIndex
 from roofline_grader.names import file_name, file_names, html_text
-from roofline_grader.outputs.gradebook import submission_scores
+from roofline_grader.outputs.gradebook import Scores
 from roofline_grader.outputs.report import fmt
 from roofline_grader.outputs.standing import Standing
 from roofline_grader.results import Status, SubmissionResult
@@ -252,7 +250,7 @@ class FeedbackPages:
 
 def write_feedback(
     folder: Path,
-    gb: Gradebook,
+    gradebook: Scores,
     students: Sequence[str],
     index: ReleaseIndex,
     results: Mapping[str, SubmissionResult],
@@ -278,7 +276,7 @@ def write_feedback(
         shutil.rmtree(home, ignore_errors=True)  # an earlier run's pages and secrets
         try:
             home.mkdir()
-            scores = {a: submission_scores(gb, a, student) for a in index.assignments}
+            scores = {a: gradebook.of(a, student) for a in index.assignments}
             mine = by_student.get(student, {})
             course_page = home / COURSE_PAGE
             standing = standings[student]

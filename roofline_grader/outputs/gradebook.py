@@ -14,7 +14,7 @@ import contextlib
 import hashlib
 import shutil
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -181,7 +181,9 @@ def one_transaction(gb: Gradebook) -> Iterator[None]:
 def merge_all(gb: Gradebook, results: Sequence[SubmissionResult]) -> None:
     """:func:`merge` each of ``results``, in one transaction (all of them or none).
 
-    A submission new to the gradebook is created whole with its scores (:func:`_create_all`:
+    A missing notebook new to the gradebook is its student alone (no submission rows, as in
+    nbgrader: a class of 10,000 with one notebook handed in writes one submission). A submission
+    new to the gradebook is created whole with its scores (:func:`_create_all`:
     the rows nbgrader's ``add_submission`` creates, its grades and comments filled in at once,
     added together), which is most of a merge's cost when a class is graded for the first
     time; one the gradebook already has is updated by :func:`merge`. Either way the gradebook
@@ -189,7 +191,8 @@ def merge_all(gb: Gradebook, results: Sequence[SubmissionResult]) -> None:
     with one_transaction(gb):
         existing = _existing_submissions(gb, results)
         new = [r for r in results if (r.assignment, r.student) not in existing]
-        _create_all(gb, new)
+        _create_students(gb, [r.student for r in new])
+        _create_all(gb, [r for r in new if not r.is_missing])
         for result in results:
             if (result.assignment, result.student) in existing:
                 merge(gb, result)
@@ -206,6 +209,14 @@ def _existing_submissions(
         .filter(SubmittedAssignment.student_id.in_(students))
     )
     return {(name, student) for name, student in rows}
+
+
+def _create_students(gb: Gradebook, students: Sequence[str]) -> None:
+    """The gradebook's rows of ``students`` that it does not have yet."""
+    wanted = set(students)
+    known = {sid for (sid,) in gb.db.query(Student.id).filter(Student.id.in_(wanted))}
+    gb.db.add_all([Student(id=s) for s in dict.fromkeys(students) if s not in known])
+    gb.db.flush()
 
 
 def _create_all(gb: Gradebook, results: Sequence[SubmissionResult]) -> None:
@@ -246,9 +257,17 @@ def _create_all(gb: Gradebook, results: Sequence[SubmissionResult]) -> None:
 
 
 def merge(gb: Gradebook, result: SubmissionResult) -> None:
-    """Write one worker result into the master gradebook (idempotent)."""
+    """Write one worker result into the master gradebook (idempotent). A missing notebook that
+    the gradebook has no submission of is the student alone, as in nbgrader (a submission it has
+    is scored zero: the notebook went missing since)."""
     student, assignment = result.student, result.assignment
     gb.update_or_create_student(student)
+    if result.is_missing:
+        try:
+            gb.find_submission(assignment, student)
+        except MissingEntry:
+            gb.db.commit()
+            return
     kwargs = {"timestamp": result.timestamp} if result.timestamp else {}
     try:
         submission = gb.update_or_create_submission(assignment, student, **kwargs)
@@ -301,6 +320,52 @@ def submission_scores(gb: Gradebook, assignment: str, student: str) -> dict[str,
             if comment.manual_comment:
                 out.setdefault(comment.name, {})["comment"] = comment.manual_comment
     return out
+
+
+@dataclass(frozen=True)
+class Scores:
+    """Every score and comment of the master gradebook, read at once (:func:`gradebook_scores`): what
+    :func:`submission_scores` gives for one submission, for all of them. The outputs of a run
+    (standings, grades.csv, feedback pages, the report) read it instead of asking the gradebook
+    again for each student and problem: a class of 10,000 costs two queries, not 100,000."""
+
+    by_submission: Mapping[tuple[str, str], Mapping[str, Mapping[str, Any]]]
+
+    def of(self, assignment: str, student: str) -> Mapping[str, Mapping[str, Any]]:
+        """Per grade cell of ``student``'s ``assignment``: score, max_score, manual, comment."""
+        return self.by_submission.get((assignment, student), {})
+
+    def awaiting(self, assignment: str, student: str) -> list[str]:
+        """The grade ids with neither an automatic nor a hand score yet."""
+        scores = self.of(assignment, student)
+        return [gid for gid, grade in scores.items() if "score" in grade and grade["score"] is None]
+
+
+def gradebook_scores(gb: Gradebook) -> Scores:
+    """Every submission's scores and comments, in two queries (one per table)."""
+    out: dict[tuple[str, str], dict[str, dict[str, Any]]] = {}
+
+    def joined(table: type[Grade] | type[Comment]) -> Any:
+        return (
+            gb.db.query(table, BaseCell.name, Assignment.name, SubmittedAssignment.student_id)
+            .join(BaseCell, table.cell_id == BaseCell.id)
+            .join(SubmittedNotebook, table.notebook_id == SubmittedNotebook.id)
+            .join(SubmittedAssignment, SubmittedNotebook.assignment_id == SubmittedAssignment.id)
+            .join(Assignment, SubmittedAssignment.assignment_id == Assignment.id)
+        )
+
+    for grade, cell, assignment, student in joined(Grade):
+        score = grade.manual_score if grade.manual_score is not None else grade.auto_score
+        out.setdefault((assignment, student), {})[cell] = {
+            "score": score,
+            "max_score": grade.max_score,
+            "manual": grade.manual_score is not None,
+        }
+    for comment, cell, assignment, student in joined(Comment):
+        if comment.manual_comment:
+            scores = out.setdefault((assignment, student), {})
+            scores.setdefault(cell, {})["comment"] = comment.manual_comment
+    return Scores(out)
 
 
 def awaiting_by_hand(gb: Gradebook, assignment: str, student: str) -> list[str]:

@@ -32,7 +32,7 @@ from typing import Any
 from nbgrader.api import Assignment, Gradebook, SubmittedAssignment
 
 from roofline_grader.course.cells import ReleaseIndex
-from roofline_grader.outputs.gradebook import submission_scores
+from roofline_grader.outputs.gradebook import Scores
 from roofline_grader.results import SubmissionResult
 
 
@@ -155,13 +155,14 @@ def problem_standing(
 
 
 def standings(
-    gb: Gradebook,
+    scores: Scores,
     students: Sequence[str],
     index: ReleaseIndex,
     results: Mapping[tuple[str, str], SubmissionResult],
     graded: Collection[str],
 ) -> dict[str, Standing]:
-    """Every student's standing, by student id. ``results``: this run's result of each
+    """Every student's standing, by student id, from the gradebook's ``scores``
+    (:func:`~roofline_grader.outputs.gradebook.gradebook_scores`). ``results``: this run's result of each
     (student, assignment) it graded or found missing; ``graded``: the problems graded so far
     (:func:`graded_problems`)."""
     parts: dict[str, list[tuple[str, float]]] = {a: [] for a in index.assignments}
@@ -173,7 +174,7 @@ def standings(
             problem_standing(
                 a,
                 parts[a],
-                submission_scores(gb, a, student) if a in graded else {},
+                scores.of(a, student) if a in graded else {},
                 a in graded,
                 results.get((student, a)),
             )

@@ -48,21 +48,21 @@ from roofline_grader.outputs.feedback import OutputFailure, write_feedback
 from roofline_grader.outputs.gradebook import (
     awaiting_by_hand,
     build_template,
+    gradebook_scores,
     merge_all,
     open_master,
     solutions_fingerprint,
-    submission_scores,
 )
 from roofline_grader.outputs.report import Report, grade_parts, grade_table, write_csv
 from roofline_grader.outputs.standing import graded_problems, standings
 from roofline_grader.outputs.tally import Tally
-from roofline_grader.results import SubmissionResult
+from roofline_grader.results import Status, SubmissionResult
 from roofline_grader.run.engine import Engine, Job
 from roofline_grader.run.journal import Journal, grader_fingerprint, grader_key, grader_packages
 from roofline_grader.run.pool import ProcessPoolEngine
 from roofline_grader.run.progress import Progress
 from roofline_grader.run.schedule import longest_first, median_seconds
-from roofline_grader.run.worker import Settings
+from roofline_grader.run.worker import Settings, missing_result
 
 if TYPE_CHECKING:
     from nbgrader.api import Gradebook
@@ -284,9 +284,9 @@ MERGE_AFTER_S = 2.0
 
 def _progress(plan: Plan, gb: Gradebook) -> Progress:
     """The progress bar of a run, counting what earlier runs already graded."""
-    already = Tally()
+    already, scores = Tally(), gradebook_scores(gb)
     for record in plan.done.values():
-        already = already.add(record, awaiting_by_hand(gb, record.assignment, record.student))
+        already = already.add(record, scores.awaiting(record.assignment, record.student))
     return Progress(len(plan.intake.tasks), already=already)
 
 
@@ -305,7 +305,8 @@ def _execute(
     into the gradebook in batches (:data:`MERGE_BATCH`, or what arrived within
     :data:`MERGE_AFTER_S`), one transaction each, and only then written to the journal. So a run
     killed at any point (even SIGKILL) has journaled only merged results: a rerun grades again
-    exactly those whose merge was lost, and merging one again changes nothing.
+    exactly those whose merge was lost, and merging one again changes nothing. A task with no
+    notebook (a roster student who handed nothing in) is recorded without the engine.
     """
     done = dict(plan.done)
     scratch = Path(job.settings.scratch)
@@ -319,7 +320,12 @@ def _execute(
         for result in unmerged:
             plan.journal.put(result)
             if progress:
-                progress.advance(result, awaiting_by_hand(gb, result.assignment, result.student))
+                waiting = (
+                    []
+                    if result.status is Status.MISSING  # nothing of it awaits a hand
+                    else awaiting_by_hand(gb, result.assignment, result.student)
+                )
+                progress.advance(result, waiting)
         unmerged.clear()
 
     def on_result(result: SubmissionResult) -> None:
@@ -337,7 +343,10 @@ def _execute(
     if progress:
         progress.start()
     try:
-        engine.run(plan.pending, job, on_result)
+        absent = [t for t in plan.pending if t.notebook is None]
+        for task in absent:  # nothing to run: recorded here, no worker, no kernel
+            on_result(missing_result(task, job.settings))
+        engine.run([t for t in plan.pending if t.notebook is not None], job, on_result)
     finally:  # what arrived before an interruption (Ctrl-C, a lost cluster) is kept
         merge_unmerged()
     return done
@@ -382,7 +391,8 @@ def _write_outputs(
         hand_notes.append(apply_scores(gb, options.manual_scores, plan.hand_scores).words())
     by_task = {(t.student, t.assignment): done[t.key] for t in intake.tasks}
     graded_so_far = graded_problems(gb, by_task.values())
-    standing = standings(gb, intake.students, plan.index, by_task, graded_so_far)
+    scores = gradebook_scores(gb)  # once: every output below reads it
+    standing = standings(scores, intake.students, plan.index, by_task, graded_so_far)
     header, rows = grade_table(standing, intake.students, plan.index)
     write_csv(ws.grades_csv, header, rows)
     not_yet = [a for a in plan.index.assignments if a not in graded_so_far]
@@ -402,18 +412,18 @@ def _write_outputs(
             ws.root, plan.roster, standing, plan.index, graded, options.lms_zero_for_missing
         )
         intake_notes += exported.words()
-    pages = write_feedback(ws.feedback, gb, intake.students, plan.index, done, standing)
+    pages = write_feedback(ws.feedback, scores, intake.students, plan.index, done, standing)
     if options.manual_sheet:
-        sheet = write_sheet(options.manual_sheet, gb, intake.students, plan.hand, ws.autograded)
+        sheet = write_sheet(options.manual_sheet, scores, intake.students, plan.hand, ws.autograded)
         hand_notes.append(sheet.words())
     zips, zip_failures = write_zips(pages, ws.feedback_zips)
     released = release_feedback(pages, options.exchange) if options.exchange else None
     tally = Tally()
     points: dict[tuple[str, str], float] = {}
     for task in intake.tasks:
-        tally = tally.add(done[task.key], awaiting_by_hand(gb, task.assignment, task.student))
-        scores = submission_scores(gb, task.assignment, task.student).values()
-        points[(task.student, task.assignment)] = sum(g.get("score") or 0.0 for g in scores)
+        tally = tally.add(done[task.key], scores.awaiting(task.assignment, task.student))
+        of_task = scores.of(task.assignment, task.student).values()
+        points[(task.student, task.assignment)] = sum(g.get("score") or 0.0 for g in of_task)
     return Outputs(
         header,
         rows,

@@ -47,6 +47,10 @@ from roofline_grader.results import (
 
 SCRATCH_STUDENT = "student"
 """The student id inside a scratch course (the real id may hold characters nbgrader globs on)."""
+MAX_NOTEBOOK_CELLS = 2_000
+"""The most cells a graded notebook may have (each problem's has a few dozen): every cell costs
+time outside the kernel (repair, nbgrader's preprocessors, about half a millisecond each), so a
+notebook of 50,000 cells would spend half a minute before its first cell runs."""
 MAX_NOTEBOOK_BYTES = 100 * 2**20
 LOG = logging.getLogger("roofline_grader.run.worker")
 LOG.propagate = False
@@ -101,6 +105,16 @@ def failed_result(
     return replace(result, parts=_zero_parts(settings.release_index.cells(task.assignment)))
 
 
+def missing_result(task: Task, settings: Settings) -> SubmissionResult:
+    """The result of a task with no notebook: missing, every part at zero, as nbgrader scores a
+    missing notebook. Nothing runs for it, so the run records it without a worker."""
+    problem = SubmissionProblem(
+        ProblemKind.MISSING_NOTEBOOK, f"no notebook was submitted for {task.assignment}"
+    )
+    result = _base_result(task, Status.MISSING, [problem])
+    return replace(result, parts=_zero_parts(settings.release_index.cells(task.assignment)))
+
+
 def started_marker(task: Task, settings: Settings) -> Path:
     """The file a worker creates when it begins a task (so a crash can be traced to it)."""
     return Path(settings.scratch) / f"{task.key}.started"
@@ -108,7 +122,9 @@ def started_marker(task: Task, settings: Settings) -> Path:
 
 def grade(task: Task, settings: Settings) -> SubmissionResult:
     """Grade one task; never raises (a failure becomes the result's status and problems)."""
-    started = time.monotonic()
+    if task.notebook is None:
+        return missing_result(task, settings)
+    started, began = time.monotonic(), time.time()
     started_marker(task, settings).touch()
     course = Path(settings.scratch) / task.key
     shutil.rmtree(course, ignore_errors=True)
@@ -118,7 +134,7 @@ def grade(task: Task, settings: Settings) -> SubmissionResult:
         if nb is not None:
             result = _repair(settings, nb, result)
             result = _prepare_course(task, settings, nb, course, result)
-            _run_nbgrader(_nbgrader_config(task, settings, course))
+            _run_nbgrader(_nbgrader_config(task, settings, course, began))
             result = _collect(task, course, result)
     except Exception as exc:  # the grader's own failure: report it, never lose the task
         problem = SubmissionProblem(ProblemKind.GRADER_ERROR, f"{type(exc).__name__}: {exc}")
@@ -139,12 +155,7 @@ def _read(task: Task) -> tuple[nbformat.NotebookNode | None, SubmissionResult]:
     def fail(status: Status, kind: ProblemKind, detail: str) -> tuple[None, SubmissionResult]:
         return None, _base_result(task, status, [SubmissionProblem(kind, detail)])
 
-    if task.notebook is None:
-        return fail(
-            Status.MISSING,
-            ProblemKind.MISSING_NOTEBOOK,
-            f"no notebook was submitted for {task.assignment}",
-        )
+    assert task.notebook is not None, "a missing notebook is missing_result's"
     path = Path(task.notebook)
     size = path.stat().st_size
     if size > MAX_NOTEBOOK_BYTES:
@@ -160,6 +171,14 @@ def _read(task: Task) -> tuple[nbformat.NotebookNode | None, SubmissionResult]:
     except (ValueError, UnicodeDecodeError) as exc:
         return fail(
             Status.UNREADABLE, ProblemKind.INVALID_JSON, f"the notebook is not valid JSON ({exc})"
+        )
+    cells = data.get("cells") if isinstance(data, dict) else None
+    if isinstance(cells, list) and len(cells) > MAX_NOTEBOOK_CELLS:
+        return fail(
+            Status.UNREADABLE,
+            ProblemKind.TOO_LARGE,
+            f"the notebook has {len(cells):,} cells, over the limit of {MAX_NOTEBOOK_CELLS:,} "
+            "(the problem's notebook has a few dozen: hand in that one)",
         )
     try:
         if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
@@ -223,7 +242,9 @@ def _prepare_course(
     return result
 
 
-def _nbgrader_config(task: Task, settings: Settings, course: Path) -> Config:
+def _nbgrader_config(task: Task, settings: Settings, course: Path, started_at: float) -> Config:
+    """nbgrader's configuration for one task; ``started_at`` (``time.time()``) is when grading it
+    began: the time spent before the kernel counts against the notebook's budget."""
     c = grading_config(
         cell_timeout_s=settings.cell_timeout_s,
         notebook_timeout_s=settings.notebook_timeout_s,
@@ -231,6 +252,7 @@ def _nbgrader_config(task: Task, settings: Settings, course: Path) -> Config:
         hidden_paths=(*settings.hidden_paths, settings.scratch),
     )
     c.SealedExecute.seed = settings.seed
+    c.SealedExecute.started_at = started_at
     c.SealedExecute.student_id = task.student
     c.SealedExecute.kernel_root = settings.kernel_root
     c.SealedExecute.prestart = True  # each worker keeps the next kernel booting

@@ -245,6 +245,10 @@ def _huge_outputs(nb: nbformat.NotebookNode) -> None:
     cell.source += "\nprint('y' * 3_000_000)"
 
 
+def _many_cells(nb: nbformat.NotebookNode) -> None:
+    nb.cells += [nbformat.v4.new_markdown_cell(f"note {i}") for i in range(2_500)]
+
+
 def _edit_test(nb: nbformat.NotebookNode) -> None:
     cell = nb.cells[cell_index(nb, "p1a_bytes")]
     cell.source = "pass  # nothing to check"
@@ -607,6 +611,12 @@ def cases(release: Path) -> list[Case]:
             {"problem1": _edit(p1(release), _huge_outputs)},
             full1,
             ("huge-output", "output-truncated"),
+        ),
+        Case(  # 50,000 cells cost half a minute outside any kernel: refused, with the reason
+            "many-cells",
+            {"problem1": _edit(p1(release), _many_cells)},
+            {},
+            ("too-large",),
         ),
         Case(
             "odd-cells",

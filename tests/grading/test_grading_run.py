@@ -29,6 +29,7 @@ BAD = (
     "missing-notebook",
     "misnamed-notebook",
     "huge-output",
+    "many-cells",
     "odd-cells",
 )
 
