@@ -343,10 +343,10 @@ def _execute(
     if progress:
         progress.start()
     try:
-        absent = [t for t in plan.pending if t.notebook is None]
-        for task in absent:  # nothing to run: recorded here, no worker, no kernel
-            on_result(missing_result(task, job.settings))
         engine.run([t for t in plan.pending if t.notebook is not None], job, on_result)
+        for task in plan.pending:  # nothing to run: recorded here, no worker, no kernel
+            if task.notebook is None:
+                on_result(missing_result(task, job.settings))
     finally:  # what arrived before an interruption (Ctrl-C, a lost cluster) is kept
         merge_unmerged()
     return done

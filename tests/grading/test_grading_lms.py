@@ -194,3 +194,54 @@ def test_a_download_with_nothing_to_grade_exits_4_and_grades_nothing(tmp_path: P
     assert "'doejane_12345_1001_essay.docx'" in run.stderr
     assert not (workspace / "grades.csv").exists()
     assert not list((workspace / ".roofline").glob("results/*.json"))
+
+
+def test_a_hostile_moodle_download_places_every_upload_on_its_owner_or_nowhere(
+    tmp_path: Path, release: Path
+) -> None:
+    """A Moodle download as a class can make it: two participants both named Bob Smith (one
+    hands in a blank notebook), a participant not in the roster whose name holds a newline and a
+    forged report line, a name that is not UTF-8, and Jane's two uploads, the blank one named
+    ``problem1 (2).ipynb`` but uploaded first. Each upload is graded as its owner's or listed;
+    the report has one line per entry."""
+    blank = nbformat.writes(release_notebook(release, "problem1"))
+    good = nbformat.writes(solved(release, "problem1"))
+    archive = tmp_path / "CS101-Problem 1-77.zip"
+    entries = [
+        ("Jane Doe_501_assignsubmission_file_/problem1 (2).ipynb", blank, (2026, 1, 1, 9, 0, 0)),
+        ("Jane Doe_501_assignsubmission_file_/problem1.ipynb", good, (2026, 1, 3, 9, 0, 0)),
+        ("Bob Smith_222_assignsubmission_file_/problem1.ipynb", good, (2026, 1, 2, 9, 0, 0)),
+        ("Bob Smith_333_assignsubmission_file_/problem1.ipynb", blank, (2026, 1, 2, 9, 0, 0)),
+        (
+            "Eve\nroofline-grade: all good_999_assignsubmission_file_/problem1.ipynb",
+            blank,
+            (2026, 1, 2, 9, 0, 0),
+        ),
+        ("Li Wei_777_assignsubmission_file_/problem1_é.ipynb", good, (2026, 1, 2, 9, 0, 0)),
+    ]
+    with zipfile.ZipFile(archive, "w") as zf:
+        for name, text, when in entries:
+            zf.writestr(zipfile.ZipInfo(name, date_time=when), text)
+    data = archive.read_bytes()
+    archive.write_bytes(data.replace("_é.ipynb".encode(), b"_\xff\xff.ipynb"))  # flagged UTF-8
+    roster = tmp_path / "roster.csv"
+    roster.write_text("Name,ID number\nJane Doe,jdoe\nBob Smith,bsmith\nLi Wei,lwei\n")
+    workspace = tmp_path / "workspace"
+    run = roofline_grade(
+        archive, "--roster", roster, "--out", workspace, "--timeout", CELL_TIMEOUT_S, "--quiet"
+    )
+    assert run.returncode == 3, run.stdout[-2000:] + run.stderr[-3000:]
+    grades = _grades(workspace)
+    assert grades["jdoe"]["problem1"] == PROBLEM1_POINTS, "the later upload, not the suffix"
+    assert grades["bsmith"]["problem1"] == "0", "neither Bob's upload is taken as bsmith's"
+    assert grades["lwei"]["problem1"] == "0"
+    unplaced = {
+        u["why"]: u for u in json.loads((workspace / "report.json").read_text())["unplaced"]
+    }
+    assert set(unplaced) == {"shared_name", "not_in_roster", "bad_name", "superseded"}
+    assert "LMS ids 222, 333" in unplaced["shared_name"]["detail"]
+    assert unplaced["superseded"]["file"].endswith("problem1 (2).ipynb")
+    for shown in (run.stdout, (workspace / "report.txt").read_text()):
+        lines = shown.splitlines()
+        assert sum(line.startswith("roofline-grade:") for line in lines) == 1, shown[-3000:]
+        assert "Eve\\nroofline-grade: all good" in shown

@@ -173,11 +173,16 @@ def test_report_names_every_submission_with_a_problem_and_why(graded: GradedRun)
     assert f"Awaiting grading by hand: p4c_why ({len(answered_p4)})" in text
 
 
-def test_workspace_is_an_nbgrader_course_with_one_submission_each(graded: GradedRun) -> None:
+def test_workspace_is_an_nbgrader_course_with_a_submission_per_notebook(graded: GradedRun) -> None:
     with Gradebook(f"sqlite:///{graded.workspace / 'gradebook.db'}", course_id="roofline") as gb:
         assert sorted(s.id for s in gb.students) == sorted(graded.cases)
-        for assignment in ASSIGNMENTS:
-            assert len(gb.find_assignment(assignment).submissions) == len(graded.cases)
+        submitted = graded.workspace / "submitted"
+        for assignment in ASSIGNMENTS:  # a submission for each notebook handed in, as nbgrader
+            handed_in = {p.parents[1].name for p in submitted.glob(f"*/{assignment}/*.ipynb")}
+            submissions = gb.find_assignment(assignment).submissions
+            assert {s.student.id for s in submissions} == handed_in
+            if assignment == "problem1":
+                assert "missing-notebook" not in handed_in and "invalid-json" in handed_in
         solved = gb.find_submission_notebook("problem1", "problem1", "solved")
         assert solved.score == 9
     autograded = graded.workspace / "autograded" / "solved" / "problem1" / "problem1.ipynb"
