@@ -7,6 +7,8 @@
   10,000 students × 9 problems on 1, 10 and 100 machines (tools/bench_cluster.py)
 * merging results into the gradebook: one commit a result vs batches of one transaction, and
   what the batched cost means for that class (tools/bench_merge.py)
+* a roster of 10,000 with one notebook handed in against one of 1,000: the cost of an absent
+  student (tools/bench_roster.py)
 * measurement: achieved vs theoretical peak, careful vs naive timing (tools/bench_measure.py)
 * page weight: the bytes of JS + CSS each page of the built book loads (tools/bench_page_weight.py)
 """
@@ -21,6 +23,7 @@ BENCHMARKS = (
     "tools.bench_class",
     "tools.bench_cluster",
     "tools.bench_merge",
+    "tools.bench_roster",
     "tools.bench_measure",
     "tools.bench_page_weight",
 )

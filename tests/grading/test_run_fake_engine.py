@@ -413,3 +413,12 @@ def test_a_large_roster_with_few_notebooks_costs_one_grading_job_per_notebook(
     assert len(grades) == 3000 and float(grades["s00008"]["problem1"]) == 0.0
     assert float(grades["s00007"]["total"]) > 0
     assert (workspace / "feedback" / "s00008" / "index.html").is_file()
+
+
+def test_the_roster_benchmark_measures_both_sizes(capsys: pytest.CaptureFixture[str]) -> None:
+    from tools import bench_roster
+
+    assert bench_roster.main(["--small", "20", "--large", "60"]) == 0
+    printed = capsys.readouterr().out
+    assert "roster of     20, one notebook:" in printed and "roster of     60" in printed
+    assert "3× the students took" in printed
