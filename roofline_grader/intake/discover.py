@@ -302,14 +302,14 @@ def _open_zip(archive: Path) -> Iterator[tuple[zipfile.ZipFile, dict[str, str]]]
     the whole class's grading. Its central directory is then read here, and each such entry's
     flag is read as cleared, so that zipfile takes its name as CP437 (as the zip format does
     without the flag) and the entry can be listed, not extracted."""
-    try:
-        with zipfile.ZipFile(archive) as zf:
-            yield zf, {}
-        return
-    except UnicodeDecodeError:
-        pass
-    patches, bad = _bad_utf8_names(archive)
-    with _Overlaid(archive, patches) as fh, zipfile.ZipFile(fh) as zf:
+    bad: dict[str, str] = {}
+    with contextlib.ExitStack() as stack:
+        try:
+            zf = stack.enter_context(zipfile.ZipFile(archive))
+        except UnicodeDecodeError:
+            patches, bad = _bad_utf8_names(archive)
+            fh = stack.enter_context(_Overlaid(archive, patches))
+            zf = stack.enter_context(zipfile.ZipFile(fh))
         yield zf, bad
 
 
