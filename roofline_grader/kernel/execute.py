@@ -224,8 +224,7 @@ class SealedExecute(AdaptedExecute):
         self._retried: set[int] = set()
         self._stopped = ""
         self._answer_error: dict[str, str] = {}
-        spent = max(0.0, time.time() - self.started_at) if self.started_at else 0.0
-        self._deadline = time.monotonic() + self.notebook_timeout - spent  # reading, repair too
+        self._deadline = self.budget_deadline()
         self._kernel: KernelDir | None = None
         self._home = warm.home_for(self.sandbox, self.hidden_paths, self.kernel_root)
         if not self.kernel_name:
@@ -238,6 +237,13 @@ class SealedExecute(AdaptedExecute):
         self._cap_saved_outputs()
         self._write_report()
         return self.nb, self.resources
+
+    def budget_deadline(self) -> float:
+        """When the notebook's budget ends, on ``time.monotonic()``'s clock: ``notebook_timeout``
+        seconds after grading it began (``started_at``: reading, repairing and nbgrader's
+        preprocessing count), or after now without one."""
+        spent = max(0.0, time.time() - self.started_at) if self.started_at else 0.0
+        return time.monotonic() + self.notebook_timeout - spent
 
     async def _take_kernel(self) -> None:
         """Use a fresh kernel (a spare that booted in advance) and give it the plans."""

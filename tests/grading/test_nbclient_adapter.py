@@ -68,3 +68,11 @@ def test_a_cell_may_run_only_as_long_as_the_notebook_has_left() -> None:
     executor.timeout = -1  # no per-cell limit: the notebook's budget alone
     executor._deadline = time.monotonic() + 42.5
     assert executor.cell_timeout(cell) == 42
+
+
+def test_the_notebook_budget_counts_from_when_grading_it_began() -> None:
+    # a notebook that took 30 s to read and repair has 70 s of a 100 s budget left for its cells
+    began = SealedExecute(notebook_timeout=100, started_at=time.time() - 30)
+    assert 69 <= began.budget_deadline() - time.monotonic() <= 70.5
+    fresh = SealedExecute(notebook_timeout=100)
+    assert 99 <= fresh.budget_deadline() - time.monotonic() <= 100.5
