@@ -21,7 +21,7 @@ from nbgrader.api import Gradebook
 from tests.book.browser import chromium_page, require_chromium
 
 from .grading_cases import Case, cell_index, solved
-from .test_grading_formgrader_browser import TOKEN, WAIT_MS, Formgrader, serving
+from .test_grading_formgrader_browser import SHOTS, TOKEN, WAIT_MS, Formgrader, serving
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -106,6 +106,8 @@ def test_pages_that_name_a_student_show_the_id_as_text(
     # formgrader's JavaScript whole)
     page.goto(f"{hostile.url}/formgrader/manage_students/{quoted}/problem4?token={TOKEN}")
     page.wait_for_selector("td a", timeout=WAIT_MS)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"hostile-student-{HOSTILE.index(student)}.png"))
     assert student in page.locator(".breadcrumb").inner_text() or student in page.content()
     _nothing_ran(page, "the student's submissions")
 
@@ -137,4 +139,5 @@ def test_no_answer_or_output_makes_a_live_script_link(page: Page, hostile: Formg
         }"""
     )
     _nothing_ran(page, f"the submission page, after clicking its {count} links")
+    page.screenshot(path=str(SHOTS / "hostile-submission.png"), full_page=True)
     assert hostile.page_errors == [], hostile.page_errors
