@@ -301,31 +301,11 @@ def _with_cell_names(gb: Gradebook, table: type[Grade] | type[Comment], submissi
     )
 
 
-def submission_scores(gb: Gradebook, assignment: str, student: str) -> dict[str, dict[str, Any]]:
-    """Per grade cell of a submission in the master: score (manual over auto, None if pending), max."""
-    try:
-        submission = gb.find_submission(assignment, student)
-    except MissingEntry:
-        return {}
-    out = {}
-    for notebook in submission.notebooks:
-        for grade in notebook.grades:
-            score = grade.manual_score if grade.manual_score is not None else grade.auto_score
-            out[grade.name] = {
-                "score": score,
-                "max_score": grade.max_score,
-                "manual": grade.manual_score is not None,
-            }
-        for comment in notebook.comments:
-            if comment.manual_comment:
-                out.setdefault(comment.name, {})["comment"] = comment.manual_comment
-    return out
-
-
 @dataclass(frozen=True)
 class Scores:
-    """Every score and comment of the master gradebook, read at once (:func:`gradebook_scores`): what
-    :func:`submission_scores` gives for one submission, for all of them. The outputs of a run
+    """Every score and comment of the master gradebook, read at once (:func:`gradebook_scores`):
+    per submission, per grade cell, its score (manual over auto, None while pending), max_score,
+    whether by hand, and the hand comment. The outputs of a run
     (standings, grades.csv, feedback pages, the report) read it instead of asking the gradebook
     again for each student and problem: a class of 10,000 costs two queries, not 100,000."""
 
@@ -341,18 +321,25 @@ class Scores:
         return [gid for gid, grade in scores.items() if "score" in grade and grade["score"] is None]
 
 
-def gradebook_scores(gb: Gradebook) -> Scores:
-    """Every submission's scores and comments, in two queries (one per table)."""
+def gradebook_scores(gb: Gradebook, only: tuple[str, str] | None = None) -> Scores:
+    """Every submission's scores and comments (``only``: the one submission (assignment,
+    student)), in two queries (one per table)."""
     out: dict[tuple[str, str], dict[str, dict[str, Any]]] = {}
 
     def joined(table: type[Grade] | type[Comment]) -> Any:
-        return (
+        query = (
             gb.db.query(table, BaseCell.name, Assignment.name, SubmittedAssignment.student_id)
             .join(BaseCell, table.cell_id == BaseCell.id)
             .join(SubmittedNotebook, table.notebook_id == SubmittedNotebook.id)
             .join(SubmittedAssignment, SubmittedNotebook.assignment_id == SubmittedAssignment.id)
             .join(Assignment, SubmittedAssignment.assignment_id == Assignment.id)
         )
+        if only is not None:
+            assignment, student = only
+            query = query.filter(
+                Assignment.name == assignment, SubmittedAssignment.student_id == student
+            )
+        return query
 
     for grade, cell, assignment, student in joined(Grade):
         score = grade.manual_score if grade.manual_score is not None else grade.auto_score
@@ -370,5 +357,4 @@ def gradebook_scores(gb: Gradebook) -> Scores:
 
 def awaiting_by_hand(gb: Gradebook, assignment: str, student: str) -> list[str]:
     """The grade ids of a submission with neither an automatic nor a hand score yet."""
-    scores = submission_scores(gb, assignment, student)
-    return [gid for gid, grade in scores.items() if "score" in grade and grade["score"] is None]
+    return gradebook_scores(gb, (assignment, student)).awaiting(assignment, student)
