@@ -392,9 +392,12 @@ def test_solved_notebooks_run_on_the_kit_kernel_and_draw_their_figures(kit, tmp_
 
 
 def _validate(kit: Kit, notebooks: list[Path]) -> list[str]:
-    """The kit's ``nbgrader validate`` on ``notebooks`` (one folder) in one run: each report."""
+    """The kit's ``nbgrader validate`` on ``notebooks`` (one folder) in one run: each report. A
+    kernel may take its time to start on a test machine busy with other tests (nbclient waits 60 s
+    by default, and a busy two-core machine exceeded it once): this run waits up to 300 s."""
     nbgrader = kit.folder / ".venv" / "bin" / "nbgrader"
-    command = [str(nbgrader), "validate", *(n.name for n in notebooks)]
+    wait = "--ExecutePreprocessor.startup_timeout=300"
+    command = [str(nbgrader), "validate", wait, *(n.name for n in notebooks)]
     result = run(command, notebooks[0].parent, kit.env)
     assert result.returncode == 0, result.stderr[-3000:]
     return validate_reports(result.stdout, len(notebooks))
