@@ -152,12 +152,12 @@ def secure_feedback_folder(exchange: Path, course_id: str, trusted: frozenset[in
     if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH) and not st.st_mode & stat.S_ISVTX:
         if st.st_uid in trusted:  # nbgrader makes it 0777: yours, so given the sticky bit
             os.chmod(exchange, stat.S_IMODE(st.st_mode) | stat.S_ISVTX)
-            return secure_feedback_folder(exchange, course_id, trusted)
-        raise ExchangeUnavailableError(
-            f"the exchange {exchange} is writable by others without the sticky bit, so anyone "
-            f"could replace the course's folder in it; run chmod +t {exchange} "
-            f"(mode {EXCHANGE_MODE:o}, as make exchange makes it)"
-        )
+        else:
+            raise ExchangeUnavailableError(
+                f"the exchange {exchange} is writable by others without the sticky bit, so anyone "
+                f"could replace the course's folder in it; run chmod +t {exchange} "
+                f"(mode {EXCHANGE_MODE:o}, as make exchange makes it)"
+            )
     folder = exchange
     for name in (course_id, "feedback"):
         folder = folder / name

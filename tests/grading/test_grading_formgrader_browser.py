@@ -134,9 +134,10 @@ def formgrader(tmp_path_factory: pytest.TempPathFactory, release: Path) -> Itera
         yield served
 
 
-@pytest.fixture(scope="module")
-def page(formgrader: Formgrader) -> Iterator[Page]:
-    SHOTS.mkdir(parents=True, exist_ok=True)
+@contextlib.contextmanager
+def watching(formgrader: Formgrader) -> Iterator[Page]:
+    """A Chromium page on ``formgrader``, offline: a request to another host is refused and
+    recorded, and so is every script error and every dialog (an ``alert`` a payload would open)."""
     with chromium_page(timeout_ms=WAIT_MS) as page:
 
         def route(route) -> None:
@@ -146,8 +147,20 @@ def page(formgrader: Formgrader) -> Iterator[Page]:
                 formgrader.requests_elsewhere.append(route.request.url)
                 route.abort()
 
+        def dialog(dialog) -> None:
+            formgrader.page_errors.append(f"dialog: {dialog.message}")
+            dialog.dismiss()
+
         page.route("**/*", route)
         page.on("pageerror", lambda error: formgrader.page_errors.append(str(error)))
+        page.on("dialog", dialog)
+        yield page
+
+
+@pytest.fixture(scope="module")
+def page(formgrader: Formgrader) -> Iterator[Page]:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with watching(formgrader) as page:
         yield page
 
 

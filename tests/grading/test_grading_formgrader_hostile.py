@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING
 import pytest
 from nbgrader.api import Gradebook
 
-from tests.book.browser import chromium_page, require_chromium
+from tests.book.browser import require_chromium
 
 from .grading_cases import Case, cell_index, solved
-from .test_grading_formgrader_browser import SHOTS, TOKEN, WAIT_MS, Formgrader, serving
+from .test_grading_formgrader_browser import SHOTS, TOKEN, WAIT_MS, Formgrader, serving, watching
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -66,8 +66,7 @@ def hostile(tmp_path_factory: pytest.TempPathFactory, release: Path) -> Iterator
 
 @pytest.fixture(scope="module")
 def page(hostile: Formgrader) -> Iterator[Page]:
-    with chromium_page(timeout_ms=WAIT_MS) as page:
-        page.on("dialog", lambda dialog: (hostile.page_errors.append("dialog"), dialog.dismiss()))
+    with watching(hostile) as page:
         yield page
 
 
@@ -141,3 +140,4 @@ def test_no_answer_or_output_makes_a_live_script_link(page: Page, hostile: Formg
     _nothing_ran(page, f"the submission page, after clicking its {count} links")
     page.screenshot(path=str(SHOTS / "hostile-submission.png"), full_page=True)
     assert hostile.page_errors == [], hostile.page_errors
+    assert hostile.requests_elsewhere == [], "the pages need no network"
