@@ -26,6 +26,17 @@ def test_book_builds_with_no_warnings(book: BookBuild) -> None:
     )
 
 
+def test_every_page_ran_its_kernel_over_unix_sockets(
+    book: BookBuild, translated_book: BookBuild
+) -> None:
+    # book/_ext/kernels.py: a TCP port chosen for a kernel can be taken by another process
+    # before the kernel binds it; ipykernel warns once for each kernel it starts over TCP
+    for build in (book, translated_book):
+        executed = build.log.count("Executed notebook")
+        assert executed == len(toc_pages()), (build.language, executed, build.log[-2000:])
+        assert "running over TCP" not in build.log, build.language
+
+
 def test_every_toc_page_is_built(html: Path) -> None:
     missing = [page for page in toc_pages() if not (html / f"{page}.html").is_file()]
     assert not missing, f"pages in _toc.yml without HTML: {missing}"
