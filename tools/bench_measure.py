@@ -29,7 +29,7 @@ from roofline_lib.measure.backends import Backend
 from roofline_lib.measure.bandwidth import BYTES_PER_ELEMENT, COUNTED_ARRAYS, TRIAD_SCALAR
 from roofline_lib.measure.compute import measure_peak, square_matmul_flops
 from roofline_lib.measure.machine import format_bytes
-from roofline_lib.measure.run import theoretical_peaks
+from roofline_lib.measure.theory import theoretical_peaks
 from roofline_lib.measure.timing import Kernel, naive_time
 
 NAIVE_ITERS = 10

@@ -20,7 +20,7 @@ from .caveats import caveats
 from .compute import PeakMeasurement
 from .machine import Machine
 from .sweep import SweepPoint
-from .theory import TheoreticalPeak
+from .theory import TheoreticalPeak, theoretical_peaks
 from .validity import Validity, assess
 
 BUSY_CPU_SHARE = 0.8
@@ -173,13 +173,15 @@ class MeasuredRoofline:
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> MeasuredRoofline:
         """Rebuild a result from :meth:`to_dict`'s output. Derived values are recomputed, and so
-        are the notes (:mod:`.caveats`), in the reader's language rather than the writer's."""
+        are the notes (:mod:`.caveats`) and the theoretical peaks' words, in the reader's language
+        rather than the writer's."""
         if d.get("format") != FORMAT:
             raise ValueError(
                 f"not a measured roofline: format must be {FORMAT!r}, got {d.get('format')!r}"
             )
+        machine = Machine.from_dict(d["machine"])
         result = cls(
-            machine=Machine.from_dict(d["machine"]),
+            machine=machine,
             backend=d["backend"],
             dtype=d["dtype"],
             peaks={k: PeakMeasurement.from_dict(v) for k, v in d["peaks"].items()},
@@ -188,9 +190,7 @@ class MeasuredRoofline:
             D=int(d["D"]),
             F=int(d["F"]),
             skipped_batches=tuple(int(b) for b in d.get("skipped_batches", ())),
-            theoretical_peaks={
-                k: TheoreticalPeak.from_dict(v) for k, v in d.get("theoretical_peaks", {}).items()
-            },
+            theoretical_peaks=_said_again(machine, d.get("theoretical_peaks", {})),
             budget_s=float(d.get("budget_s", math.inf)),
             elapsed_s=float(d.get("elapsed_s", 0.0)),
             created=d.get("created", ""),
@@ -212,3 +212,17 @@ class MeasuredRoofline:
         if not text.lstrip().startswith("{"):
             text = Path(source).read_text(encoding="utf-8")
         return cls.from_dict(json.loads(text))
+
+
+def _said_again(machine: Machine, stored: Mapping[str, Any]) -> dict[str, TheoreticalPeak]:
+    """The stored theoretical peaks, each derived again from the machine (so its formula and
+    assumptions are in the reader's language) where that gives the stored peak; the stored one
+    where it does not (a file written by another version of the derivation)."""
+    peaks = {dtype: TheoreticalPeak.from_dict(peak) for dtype, peak in stored.items()}
+    again = theoretical_peaks(machine, tuple(peaks))
+    return {
+        dtype: again[dtype]
+        if dtype in again and math.isclose(again[dtype].flops_per_s, peak.flops_per_s)
+        else peak
+        for dtype, peak in peaks.items()
+    }

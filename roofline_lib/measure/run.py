@@ -21,7 +21,7 @@ from .machine import Machine
 from .progress import ProgressBar
 from .results import MeasuredRoofline
 from .sweep import DEFAULT_BATCHES, plan_sweep, run_sweep
-from .theory import TheoreticalPeak, cpu_theoretical_peak, gpu_theoretical_peak
+from .theory import theoretical_peaks
 
 PEAK_SHARE = 0.15
 """Fraction of the budget for all peak measurements together."""
@@ -58,20 +58,6 @@ def _progress(progress: bool | Progress) -> tuple[Progress | None, ProgressBar |
     raise ValueError(
         f"progress must be True, False or a callable(fraction, label), got {progress!r}"
     )
-
-
-def theoretical_peaks(machine: Machine, dtypes: Sequence[str]) -> dict[str, TheoreticalPeak]:
-    """Theoretical peak per dtype on ``machine`` where one can be derived (see :mod:`.theory`):
-    the catalog's for a GPU, cores × clock × FLOPs/cycle for a CPU."""
-    out = {}
-    for dtype in dtypes:
-        if machine.gpu is not None:
-            peak = gpu_theoretical_peak(machine.gpu.name, dtype)
-        else:
-            peak = cpu_theoretical_peak(machine.cpu, machine.threads, dtype)
-        if peak is not None:
-            out[dtype] = peak
-    return out
 
 
 def _cpu_share(machine: Machine, cpu_s: float, wall_s: float) -> float | None:

@@ -32,7 +32,7 @@ GPU: the catalog's dense peak for the dtype (``roofline_lib.hardware``), found b
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +41,7 @@ from ..fmt import format_quantity
 from ..hardware import get_chip
 from ..words import say
 from .cpuinfo import CpuInfo
+from .machine import Machine
 
 CPU_DTYPES = ("fp64", "fp32", "bf16")
 """Dtypes with a CPU theoretical peak."""
@@ -223,3 +224,17 @@ def gpu_theoretical_peak(device_name: str, dtype: str) -> TheoreticalPeak | None
         say("the vendor's dense peak at boost clock{basis}", basis=basis),
         upper_bound=True,
     )
+
+
+def theoretical_peaks(machine: Machine, dtypes: Sequence[str]) -> dict[str, TheoreticalPeak]:
+    """Theoretical peak per dtype on ``machine`` where one can be derived (see :mod:`.theory`):
+    the catalog's for a GPU, cores × clock × FLOPs/cycle for a CPU."""
+    out = {}
+    for dtype in dtypes:
+        if machine.gpu is not None:
+            peak = gpu_theoretical_peak(machine.gpu.name, dtype)
+        else:
+            peak = cpu_theoretical_peak(machine.cpu, machine.threads, dtype)
+        if peak is not None:
+            out[dtype] = peak
+    return out

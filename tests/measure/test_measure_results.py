@@ -188,3 +188,23 @@ def test_the_notes_are_said_again_in_the_readers_language(
     chinese = MeasuredRoofline.from_json(text).notes
     assert len(chinese) == len(english)
     assert any("CPU 时间" in note for note in chinese), chinese
+
+
+def test_the_theoretical_peaks_words_are_said_again_in_the_readers_language(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The peak formula the English build wrote ("2 cores × 3 GHz × ...") reads in Chinese in the
+    Chinese edition; a stored peak the derivation no longer gives is kept as written."""
+    from dataclasses import replace
+
+    from roofline_lib.measure.theory import theoretical_peaks
+
+    written = run(theory=None)
+    derived = theoretical_peaks(written.machine, ["fp32"])
+    assert "cores ×" in derived["fp32"].formula
+    text = replace(written, theoretical_peaks=derived).to_json()
+    monkeypatch.setenv("ROOFLINE_LANG", "zh_CN")
+    read = MeasuredRoofline.from_json(text).theoretical_peaks["fp32"]
+    assert "核 ×" in read.formula and read.flops_per_s == derived["fp32"].flops_per_s
+    kept = MeasuredRoofline.from_json(run().to_json()).theoretical_peaks["fp32"]
+    assert kept.formula == "2 × 3 GHz × 64"
