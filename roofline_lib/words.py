@@ -25,12 +25,11 @@ text, which is also the key of each language's table, so it stays readable::
 Numbers keep their English formatting (:mod:`roofline_lib.fmt`), units stay (FLOP/s, GB/s, ms),
 and quotations of datasheets stay in the words they quote.
 
-Not said here: what the book's catalogs translate. A table a page pastes with a block
-``{glue:md}`` is parsed into the page, so its cells are catalog messages like the prose: code
-glues it in English (a citation's :attr:`~roofline_lib.hardware.Citation.basis` too), and the
-Chinese edition fails on any cell its catalog lacks. Words glued into a sentence
-(``{glue:text}``, an inline ``{glue:md}``), figures, answer boxes and the build machine's own
-output reach the page after translation, so code says them.
+Not said here: the book's prose, which its catalogs translate. Everything code writes onto a
+page is said here, including the tables a page pastes with a block ``{glue:md}``: those are data
+(book/_ext/i18n.py keeps them out of the catalogs), so a new chip or a changed figure changes
+the page and never a translation. A citation's basis is said with
+:meth:`~roofline_lib.hardware.Citation.basis_in`.
 """
 
 from __future__ import annotations

@@ -470,10 +470,9 @@ ZH_CN: dict[str, str] = {
     "Download the helpers the notebook imports (save beside it)": (
         "下载笔记本导入的辅助模块（与笔记本保存在同一目录）"
     ),
-    (
-        "The live explorer needs JavaScript. In JupyterLab: from roofline_lib.explorer import "
-        "explore"
-    ): ("交互式探索器需要 JavaScript。在 JupyterLab 中：from roofline_lib.explorer import explore"),
+    "The live explorer needs JavaScript. In JupyterLab: {code}": (
+        "交互式探索器需要 JavaScript。在 JupyterLab 中：{code}"
+    ),
     # -- book/01_where_the_time_goes.md
     "That is C / FLOPs, upside down: T = FLOPs / C.": (
         "这是 C / FLOPs，分子分母颠倒了：T = FLOPs / C。"
@@ -668,4 +667,58 @@ ZH_CN: dict[str, str] = {
     "Only the {B}-token matmul reaches the H100's roof; the others wait for memory": (
         "只有 {B} 个 token 的矩阵乘法能触到 H100 的屋顶；其余的都在等内存"
     ),
+    # -- the tables the book's code cells write (book/*.md, glued with {glue:md}: not in the
+    # catalogs, so a new chip or a changed figure needs no translation)
+    "Dense bf16 peak $C$": "bf16 稠密峰值 $C$",
+    "As printed (source)": "原文（出处）",
+    "Basis": "依据",
+    "$I^* = C/W$ (FLOPs/byte)": "$I^* = C/W$（FLOPs/byte）",
+    "HBM bandwidth $W$": "HBM 带宽 $W$",
+    "Peak basis": "峰值口径",
+    "{regime}, {percent} of peak": "{regime}，达到峰值的 {percent}",
+    "training: $B$ = {batch}": "训练：$B$ = {batch}",
+    "generation: $B$ = {batch}": "生成：$B$ = {batch}",
+    "N chips": "芯片数 N",
+    "reduce-scatter": "ReduceScatter",
+    "all-reduce": "AllReduce",
+    "level (source)": "层级（来源）",
+    "bandwidth, one-way": "单向带宽",
+    "basis": "依据",
+    "critical intensity": "临界算术强度",
+    "TTFT, roofline bound ≥ (ms)": "TTFT，roofline 下界 ≥（ms）",
+    "TTFT, per-operation estimate (ms)": "TTFT，逐算子估计（ms）",
+    "inter-token, roofline bound ≥ (ms)": "token 间延迟，roofline 下界 ≥（ms）",
+    "inter-token, per-operation estimate (ms)": "token 间延迟，逐算子估计（ms）",
+    "tokens/s ≤, all chips": "吞吐 ≤（tokens/s），全部芯片合计",
+    "tokens/s ≤, per chip": "吞吐 ≤（tokens/s），每芯片",
+    "critical B": "临界 B",
+    "largest B": "最大 B",
+    "requests B": "请求数 B",
+    "all bf16": "全部 bf16",
+    "int8 weights": "int8 权重",
+    "int8 weights and KV": "int8 权重和 KV",
+    "fp8 (all-reduces in bf16)": "fp8（AllReduce 用 bf16）",
+    "dtypes": "数据类型",
+    "weights per chip (GB)": "每芯片权重（GB）",
+    "KV per token (kB)": "每 token 的 KV（kB）",
+    "link": "链路",
+    "decode $T_\\text{net}$ (ms)": "解码 $T_\\text{net}$（ms）",
+    "prefill $T_\\text{net}$ (ms)": "预填充 $T_\\text{net}$（ms）",
+    "{replicas} × TP {tp}": "{replicas} 组 TP {tp}",
+    "{n} × H100, {split}, {dtype}": "{n} × H100，{split}，{dtype}",
+    "{chips}; up to {batch} requests per pair": "{chips}；每对 GPU 最多 {batch} 个请求",
+    "{chips}; about {batch} requests per pair": "{chips}；每对 GPU 约 {batch} 个请求",
+    "{time} ms per token": "每 token {time} ms",
+    "{chips}; static batch of {batch}, {inputs} in, {outputs} out": (
+        "{chips}；静态批 {batch} 个请求，输入 {inputs}、输出 {outputs}"
+    ),
+    "{bound} ({with_prefill} with prefill)": "{bound}（计入预填充为 {with_prefill}）",
+    "{chips}; one {tokens}-token prompt": "{chips}；一个 {tokens} token 的提示词",
+    "source (Llama 2 70B)": "来源（Llama 2 70B）",
+    "workload": "工作负载",
+    "measured": "实测",
+    "roofline bound": "roofline 下界",
+    "share of the bound": "达到下界的比例",
+    "W, one way per GPU": "W，每块 GPU 单向",
+    "critical D, N = {n}": "临界 D，N = {n}",
 }

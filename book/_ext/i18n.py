@@ -43,6 +43,7 @@ from typing import Any
 import nbformat
 from babel.messages.pofile import read_po
 from docutils import nodes
+from myst_nb.ext.glue.directives import PasteMarkdownDirective
 from myst_nb.sphinx_ import Parser as NbParser
 from sphinx.application import Sphinx
 from sphinx.transforms import SphinxTransform
@@ -78,8 +79,13 @@ EDITIONS = (
         "中文",
         (
             ("html_title", "Roofline 模型：时间花在哪里"),
+            ("author", "Roofline 课程"),
             ("togglebutton_hint", "点击展开"),
             ("togglebutton_hint_hide", "点击收起"),
+            # myst-nb's button of a hidden code cell; the book hides only cells' source
+            # (hide-input), and myst-nb would put the English "source" in for {type}
+            ("nb_code_prompt_show", "显示代码"),
+            ("nb_code_prompt_hide", "隐藏代码"),
         ),
     ),
 )
@@ -437,9 +443,29 @@ MACHINE_OUTPUT = "machine-output"
 changes from build to build, so it is not in the catalogs."""
 
 
+_NOT_WORDS = re.compile(
+    r"\{[^}]+\}`[^`]*`"  # a role: a glued value, a cross-reference (its text is its target's)
+    r"|\$\$.+?\$\$|\$[^$]+\$"  # math
+    r"|`[^`]+`"  # inline code
+    r"|\]\([^)]*\)",  # a link's target
+    re.DOTALL,
+)
+_WORD = re.compile(r"[^\W\d_]{2,}")
+"""Two or more letters of any script: a word to translate (a single letter is a symbol, B)."""
+
+
+def has_words(message: str) -> bool:
+    """Whether a message has words to translate once its glued values, cross-references, math,
+    code and link targets are set aside: ``{glue:text}`p1_ai_16` ({glue:text}`p1_2b_16`)``,
+    ``B = 16`` and ``$T_\\text{math}$`` have none, so they are data, not catalog messages."""
+    return bool(_WORD.search(_NOT_WORDS.sub(" ", message)))
+
+
 class NotProse(SphinxTransform):
     """Leave out of the catalogs what is not prose: the page's front matter (jupytext's
-    settings), display math (the same in every language) and the build machine's own output."""
+    settings), display math (the same in every language), the build machine's own output, and
+    a paragraph or cell with no words in it (:func:`has_words`: a table cell of glued numbers
+    stays out, so a changed figure never needs a translation)."""
 
     default_priority = 5  # before Sphinx's PreserveTranslatableMessages (10) and Locale (20)
 
@@ -460,6 +486,46 @@ class NotProse(SphinxTransform):
                     node["translatable"] = False
                 for image in container.findall(nodes.image):
                     image["translatable"] = False
+        for node in self.document.findall(nodes.TextElement):
+            if isinstance(node, PROSE_NODES) and not has_words(node.rawsource or node.astext()):
+                node["translatable"] = False
+
+
+class GluedMarkdown(PasteMarkdownDirective):
+    """myst-nb's block ``{glue:md}``: Markdown a code cell wrote (a table of the catalog's chips,
+    a list of what the build machine measured), parsed into the page. It is data, written in
+    the page's language by the code itself (:mod:`roofline_lib.words`), so none of it is a
+    catalog message: a new chip or a changed figure changes the page, never the catalogs."""
+
+    def run(self) -> list[nodes.Node]:
+        pasted = super().run()
+        for node in pasted:
+            for text in node.findall(nodes.TextElement):
+                text["translatable"] = False
+        return pasted
+
+
+PROSE_NODES = (nodes.paragraph, nodes.title, nodes.caption, nodes.term, nodes.rubric, nodes.line)
+"""The elements whose text is a catalog message."""
+
+
+class ProseInDirectives(SphinxTransform):
+    """Give the prose a directive parsed (a table inside ``{table}`` or ``{worked-solution}``)
+    the source and line of the directive. A nested parse leaves them unset, and Sphinx leaves
+    an element with no source out of the catalogs and out of translation alike, so such a table
+    stayed English in every edition, with no warning."""
+
+    default_priority = 6  # after NotProse, before Sphinx's Locale (20) and the gettext builder
+
+    def apply(self, **kwargs: Any) -> None:
+        for node in self.document.findall(nodes.TextElement):
+            if node.source is not None or not isinstance(node, PROSE_NODES):
+                continue
+            located = node.parent
+            while located is not None and located.source is None:
+                located = located.parent
+            if located is not None:
+                node.source, node.line = located.source, located.line
 
 
 class AltTextInCatalogs(SphinxPostTransform):
@@ -543,6 +609,8 @@ def setup(app: Sphinx) -> dict[str, object]:
     app.connect("doctree-resolved", _resolve_edition_links)
     app.connect("doctree-resolved", _tighten_glued_words)
     app.add_transform(NotProse)
+    app.add_transform(ProseInDirectives)
+    app.add_directive_to_domain("glue", "md", GluedMarkdown, override=True)
     app.add_post_transform(AltTextInCatalogs)
     app.connect("config-inited", _edition_settings, priority=400)  # before sphinx-togglebutton
     app.connect("config-inited", _font_css)

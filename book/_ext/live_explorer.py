@@ -51,9 +51,8 @@ CLASS = "live-explorer"
 DATA_JS = "explorer-data.js"
 ASSETS_JS = ("vendor/uplot/uPlot.iife.min.js", DATA_JS, "roofline-explorer.js")
 ASSETS_CSS = ("vendor/uplot/uPlot.min.css", "roofline-explorer.css")
-NOSCRIPT = say_later(
-    "The live explorer needs JavaScript. In JupyterLab: from roofline_lib.explorer import explore"
-)
+NOSCRIPT = say_later("The live explorer needs JavaScript. In JupyterLab: {code}")
+EXPLORE_CODE = "from roofline_lib.explorer import explore"
 
 
 def _choice(values: object) -> object:
@@ -79,10 +78,11 @@ class ExplorerDirective(SphinxDirective):
         except (KeyError, ValueError) as error:
             raise self.error(f"explorer: not a valid setting {config}: {error}") from None
         data = html.escape(json.dumps(config), quote=True)
-        note = say(NOSCRIPT, language=self.config.language or "en")
+        code = html.escape(EXPLORE_CODE)
+        note = html.escape(say(NOSCRIPT, language=self.config.language or "en", code=EXPLORE_CODE))
+        note = note.replace(code, f"<code>{code}</code>")
         markup = (
-            f'<div class="{CLASS}" data-config="{data}">'
-            f"<noscript><p>{html.escape(note)}</p></noscript></div>"
+            f'<div class="{CLASS}" data-config="{data}"><noscript><p>{note}</p></noscript></div>'
         )
         return [nodes.raw("", markup, format="html")]
 

@@ -83,8 +83,7 @@ class Citation:
     @property
     def basis(self) -> str:
         """A short label for tables: how the stored value relates to the printed one, in English
-        (a book table's cell, which the edition's catalogs translate; :meth:`basis_in` says it
-        in a language)."""
+        (:meth:`basis_in` says it in a language, as the book's tables do)."""
         return self.basis_in("en")
 
     def basis_in(self, language: str | None = None) -> str:

@@ -18,6 +18,7 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import write_po
 
+from tests.book.glossary import glossary_rows
 from tests.book.site import ROOT, BookBuild, sphinx_build, sphinx_project, toc_pages
 from tools import book as book_tool
 from tools import translations
@@ -47,7 +48,7 @@ def test_every_page_has_its_catalog_complete_current_and_intact(
     assert sorted(r.page for r in reports) == sorted(toc_pages())
     incomplete = [r for r in reports if not r.complete]
     assert not incomplete, translations.format_report(LANGUAGE, incomplete)
-    assert sum(r.messages for r in reports) > 1000
+    assert sum(r.messages for r in reports) > 800  # prose only: data is never a message
     # make translations' merge (sphinx-intl), on a copy: current catalogs stay complete
     copy = tmp_path / "locales"
     shutil.copytree(ROOT / "locales", copy)
@@ -174,17 +175,11 @@ def glossary_terms() -> list[tuple[str, list[str]]]:
     """(the Chinese term, its English forms) for each row of the glossary page whose Chinese
     differs from its English: "计算受限（算力瓶颈）" gives 计算受限; "HBM (high-bandwidth memory)"
     gives "HBM" and "high-bandwidth memory"."""
-    source = (ROOT / "book" / "13_glossary.md").read_text(encoding="utf-8")
-    terms = []
-    for line in source.splitlines():
-        if not line.startswith("| ") or line.startswith(("| English", "| :--")):
-            continue
-        english, chinese = (cell.strip() for cell in line.strip("| \n").split(" | ")[:2])
-        term = re.split(r"[（(]", chinese)[0].strip()
-        forms = [f.strip() for f in re.split(r"[,/()]", english) if f.strip()]
-        if term != english:
-            terms.append((term, forms))
-    return terms
+    return [
+        (row.term, [f.strip() for f in re.split(r"[,/()]", row.english) if f.strip()])
+        for row in glossary_rows()
+        if row.term != row.english
+    ]
 
 
 def _letters(text: str) -> str:

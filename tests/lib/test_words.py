@@ -196,30 +196,6 @@ def test_a_catalog_basis_is_english_for_tables_and_said_on_request(
     assert link.basis_in("zh_CN") == f"{ZH_CN[rl.hardware.LINK_SCOPE]}；18 × 25 GB/s"
 
 
-_BLOCK_GLUE_MD = re.compile(r"^```\{glue:md\} (\w+)", re.M)
-_MACHINE_OUTPUT = re.compile(r"^:::+\{div\} machine-output\n(.*?)^:::+$", re.M | re.S)
-
-
-def test_tables_the_catalogs_translate_are_glued_in_english() -> None:
-    """A block ``{glue:md}`` is parsed into the page, so its cells are catalog messages: the
-    code glues them in English (saying them would change the messages in the Chinese build).
-    Only a block the catalogs leave out (the build machine's own output) is said in code."""
-    for path in sorted((ROOT / "book").glob("*.md")):
-        text = path.read_text(encoding="utf-8")
-        machine = {n for div in _MACHINE_OUTPUT.findall(text) for n in _BLOCK_GLUE_MD.findall(div)}
-        translated = set(_BLOCK_GLUE_MD.findall(text)) - machine
-        for node in ast.walk(ast.parse(python_of(text, ".md"))):
-            if not (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "glue_markdown"):
-                continue
-            name = node.args[0]
-            if not (isinstance(name, ast.Constant) and name.value in translated):
-                continue
-            said = [
-                n for n in ast.walk(node) if getattr(getattr(n, "func", None), "id", "") == "say"
-            ]
-            assert not said, f"{path.name}: {name.value} is translated by the catalogs"
-
-
 # -- figures in Chinese -----------------------------------------------------------------------
 
 
