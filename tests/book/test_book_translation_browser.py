@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.book.browser import (
+    DESKTOP,
     NARROW_PHONE,
     SERVED_FONTS,
     SiteReport,
@@ -22,6 +23,7 @@ from tests.book.browser import (
     require_chromium,
     system_fonts_drawing,
 )
+from tests.book.glossary import glossary_rows
 from tests.book.site import BookBuild, toc_pages
 from tools.book import I18N
 
@@ -79,10 +81,50 @@ def test_the_language_switch_goes_to_the_same_section(
             assert re.search(rf'href="(\.\./)+book/{name}\.html"[^>]*language-switch', chinese)
 
 
+def _switch_after_scrolling(context: object, start: str, label: str) -> tuple[str, float]:
+    """Open ``start`` (no #anchor), scroll into the section labelled ``label`` until its heading
+    has left the screen, click the switch: the URL it opens, and where that section's start is
+    on the new page (px from the top of the window)."""
+    page = context.new_page()  # type: ignore[attr-defined]
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(start, wait_until="load")
+    page.evaluate(f"document.getElementById({label!r}).scrollIntoView()")
+    page.mouse.wheel(0, 400)
+    page.wait_for_function(f"document.getElementById({label!r}).getBoundingClientRect().top < 0")
+    page.wait_for_timeout(300)  # the wheel's smooth scroll settles
+    # a click as the reader's (playwright's own click first scrolls the header button "into view")
+    with page.expect_navigation(wait_until="load"):
+        page.evaluate("document.querySelector('a.language-switch').click()")
+    url = page.url
+    top = page.evaluate(f"document.getElementById({label!r}).getBoundingClientRect().top")
+    page.close()
+    assert errors == [], errors
+    return url, float(top)
+
+
+def test_the_language_switch_keeps_the_section_the_reader_scrolled_to(
+    book: BookBuild, translated_book: BookBuild
+) -> None:
+    """The reader came without an #anchor and scrolled: the switch still lands in the section
+    on screen, in both directions."""
+    require_chromium()
+    with local_site(book.html) as site:
+        height = DESKTOP["height"]
+        url, top = _switch_after_scrolling(
+            site.context, f"{site.base}/{SECTION_PAGE}.html", "sec-tiling"
+        )
+        assert url == f"{site.base}/zh/{SECTION_PAGE}.html#sec-tiling"
+        assert 0 <= top < height / 2, top
+        url, top = _switch_after_scrolling(site.context, url.split("#")[0], "sec-megatron-batch")
+        assert url == f"{site.base}/{SECTION_PAGE}.html#sec-megatron-batch"
+        assert 0 <= top < height / 2, top
+
+
 def test_the_glossary_links_each_term_to_both_editions(translated_book: BookBuild) -> None:
     html = (translated_book.html / "book" / "13_glossary.html").read_text(encoding="utf-8")
     rows = re.findall(r"<tr class=\"row-(?:odd|even)\">(.*?)</tr>", html, re.S)[1:]
-    assert len(rows) == 30
+    assert len(rows) == len(glossary_rows())
     for row in rows:
         assert re.search(r'class="reference internal" href="\d\d_[a-z_]+\.html#sec-', row), row
         assert re.search(r'href="\.\./\.\./book/\d\d_[a-z_]+\.html#sec-[a-z0-9-]+"', row), row
@@ -159,3 +201,26 @@ def test_chinese_text_is_drawn_with_the_books_font(book: BookBuild) -> None:
         page.close()
     assert loaded
     assert FONT_FAMILY in family
+
+
+_EMPHASIS = """() => [...document.querySelectorAll('article em, article i, article cite')]
+  .filter(e => /[\\u4e00-\\u9fff]/.test(e.textContent))
+  .map(e => [e.textContent.slice(0, 20), getComputedStyle(e).fontSynthesisStyle])"""
+
+
+def test_chinese_in_emphasis_is_never_slanted(book: BookBuild, translated_pages: list[str]) -> None:
+    """The served Chinese faces have no italic, so a slanted Chinese glyph would be synthesised:
+    the edition turns that off (book/_ext/i18n.py's cjk.css); Latin words keep their italic."""
+    require_chromium()
+    slanted, seen = [], 0
+    with local_site(book.html) as site:
+        page = site.context.new_page()
+        for path in translated_pages:
+            page.goto(f"{site.base}/{path}.html", wait_until="load")
+            for text, synthesis in page.evaluate(_EMPHASIS):
+                seen += 1
+                if synthesis != "none":
+                    slanted.append(f"{path}: {text}")
+        page.close()
+    assert seen > 0, "no Chinese in emphasis to check"
+    assert slanted == []
