@@ -171,8 +171,8 @@ ZH_CN: dict[str, str] = {
         "CPU {host}. Matmuls ran on {threads} thread(s) by {library}; measured with the {backend}"
         " backend ({versions}) on {platform}."
     ): (
-        "CPU {host}。矩阵乘法在 {threads} 个线程上由 {library} 执行；使用 {backend} 后端（"
-        "{versions}）在 {platform} 上测量。"
+        "CPU {host}。矩阵乘法在 {threads} 个线程上执行，数学库为 {library}；使用 {backend} 后端"
+        "（{versions}）在 {platform} 上测量。"
     ),
     "cpufreq's cpuinfo_max_freq: the maximum boost clock": (
         "cpufreq 的 cpuinfo_max_freq：最高加速频率"

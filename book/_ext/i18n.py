@@ -15,8 +15,8 @@ What this extension adds to stock Sphinx internationalisation:
 * **Editions and the language switch.** :data:`EDITIONS` lists the book's languages and where
   each is published under the English site (Chinese: ``zh/``). Every page of every edition gets
   a header button to the same page of each other edition (``static/language-switch.js`` keeps
-  the section the reader is at, the URL's ``#anchor``: section ids are the English ones in every
-  edition).
+  the reader's place: the URL's ``#anchor`` while its target is on screen, else the section in
+  view; section ids and labels are the English ones in every edition).
 * **Fonts the reader need not have.** A Chinese edition serves a subset of IBM Plex Sans SC, and
   of DejaVu Sans for the few characters Plex lacks (superscript digits, µ, −, ✓, ✗), both
   fetched from the npm registry by tools/fetch_static.py into ``book/_fonts/``. At the end of the
@@ -222,22 +222,23 @@ def _add_switch_template(app: Sphinx, config: Any) -> None:
 
 
 _CJK_CHAR = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
-PASTED = "pasted-text"
-"""myst-nb's class for a value pasted by ``{glue:text}``."""
 
 
 def _cjk(char: str) -> bool:
     return bool(char) and bool(_CJK_CHAR.match(char))
 
 
-def _tighten_glued_words(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    """In a CJK edition, no space between Chinese text and a glued value that is Chinese: the
-    translations put a space around every ``{glue:text}`` (right for a number, 在 H100 上需要
-    1.01 ms), but a glued regime is a word of the sentence (处于计算受限状态)."""
+def _tighten_cjk_spaces(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """In a CJK edition, no space between two Chinese characters across an inline element's
+    edge: the translations put a space around every role (right for a number or a Latin name, 在
+    H100 上需要 1.01 ms), but where the glued value, the link's text or the bold word is
+    Chinese (处于计算受限状态, 见第 4 章), a browser would show the space as a gap."""
     if not _is_cjk(app.config.language):
         return
-    for node in list(doctree.findall(nodes.inline)):
-        if PASTED not in node.get("classes", []):
+    for node in list(doctree.findall(nodes.Inline)):
+        if not isinstance(node, nodes.Element) or node.parent is None:
+            continue
+        if isinstance(node, (nodes.literal, nodes.math)):
             continue
         text = node.astext()
         if not text:
@@ -247,13 +248,23 @@ def _tighten_glued_words(app: Sphinx, doctree: nodes.document, docname: str) -> 
         before = parent[index - 1] if index > 0 else None
         after = parent[index + 1] if index + 1 < len(parent) else None
         if _cjk(text[0]) and isinstance(before, nodes.Text):
-            kept = before.rstrip(" ")
+            kept = before.rstrip(" \n")
             if kept != before and _cjk(kept[-1:]):
                 parent.replace(before, nodes.Text(kept))
         if _cjk(text[-1]) and isinstance(after, nodes.Text):
-            kept = after.lstrip(" ")
+            kept = after.lstrip(" \n")
             if kept != after and _cjk(kept[:1]):
                 parent.replace(after, nodes.Text(kept))
+        # a space just inside the element's edge: sphinx-exercise's "解答" + link " 练习 1"
+        inner = list(node.findall(nodes.Text))
+        if before is not None and _cjk(before.astext()[-1:]) and inner:
+            kept = inner[0].lstrip(" ")
+            if kept != inner[0] and _cjk(kept[:1]):
+                inner[0].parent.replace(inner[0], nodes.Text(kept))
+        if after is not None and _cjk(after.astext()[:1]) and inner:
+            kept = inner[-1].rstrip(" ")
+            if kept != inner[-1] and _cjk(kept[-1:]):
+                inner[-1].parent.replace(inner[-1], nodes.Text(kept))
 
 
 def _is_cjk(language: str | None) -> bool:
@@ -374,7 +385,10 @@ def _subset_font(app: Sphinx, exception: Exception | None) -> None:
         + "/* Chromium trims a line-end fullwidth bracket to half width when it decides where the\n"
         "   line breaks, but lays it out at full width: a heading such as 术语表（英中对照） then\n"
         "   sticks out of a phone's screen. Keep every bracket at its full width. */\n"
-        + "html { text-spacing-trim: space-all; }\n",
+        + "html { text-spacing-trim: space-all; }\n"
+        + "/* Chinese has no italics: the served CJK faces have none, and a browser would slant\n"
+        "   the glyphs. Emphasis keeps Latin words italic (their font has a true italic) and\n"
+        "   sets Chinese upright. */\n" + "em, i, cite { font-synthesis: none; }\n",
         encoding="utf-8",
     )
 
@@ -607,7 +621,7 @@ def setup(app: Sphinx) -> dict[str, object]:
     app.add_source_parser(TranslatingNbParser, override=True)
     app.add_role("edition", edition_role)
     app.connect("doctree-resolved", _resolve_edition_links)
-    app.connect("doctree-resolved", _tighten_glued_words)
+    app.connect("doctree-resolved", _tighten_cjk_spaces)
     app.add_transform(NotProse)
     app.add_transform(ProseInDirectives)
     app.add_directive_to_domain("glue", "md", GluedMarkdown, override=True)
