@@ -96,7 +96,7 @@ ZH_CN: dict[str, str] = {
     "lm head": "LM 头",
     "T_math (compute)": "T_math（计算）",
     "T_HBM (memory)": "T_HBM（内存）",
-    "T_net (all-reduce)": "T_net（全归约）",
+    "T_net (all-reduce)": "T_net（AllReduce）",
     "Time per chip, all layers (s)": "每芯片时间，所有层合计（s）",
     "a prefill of {tokens} tokens": "{tokens} 个 token 的预填充",
     "one decode step of B = {batch}": "B = {batch} 的一个解码步",
@@ -316,7 +316,7 @@ ZH_CN: dict[str, str] = {
     "the sign flipped": "符号反了",
     "off by one constant factor": "差了一个常数因子",
     "{words}, with the sign flipped": "{words}，而且符号反了",
-    "That is {factor} the answer: {words}.": "这是答案的 {factor}：{words}。",
+    "That is {factor} the answer: {words}.": "你的答案 = 正确答案 {factor}：{words}。",
     # -- the explorers (roofline_lib.explorer, .explorer_data, roofline-explorer.js)
     "matmul X[B, D] · Y[D, F]": "矩阵乘法 X[B, D] · Y[D, F]",
     "The matmul": "矩阵乘法",
@@ -397,8 +397,8 @@ ZH_CN: dict[str, str] = {
     "M, query rows per flash tile": "M，每个 flash 分块的查询行数",
     "N, chips": "N，芯片数",
     "exchange": "交换",
-    "reduce scatter": "归约散射",
-    "all reduce": "全归约",
+    "reduce scatter": "ReduceScatter",
+    "all reduce": "AllReduce",
     "elementwise, k FLOPs per element of a [B, D] activation": (
         "逐元素操作，对 [B, D] 激活每元素 k 次 FLOPs"
     ),
@@ -578,7 +578,7 @@ ZH_CN: dict[str, str] = {
         "Standard attention never reaches the H100's ridge; flash attention\ndoes once its tiles "
         "hold enough query rows (d = {d}, bf16)"
     ): (
-        "标准注意力永远到不了 H100 的拐点；flash 注意力\n只要分块容纳足够多的查询行就能到达（d = "
+        "标准注意力永远到不了 H100 的拐点；FlashAttention\n只要分块容纳足够多的查询行就能到达（d = "
         "{d}，bf16）"
     ),
     # -- book/08_mfu.md

@@ -1,0 +1,86 @@
+"""One term per idea in the Chinese edition, as the glossary decides (book/13_glossary.md): the
+book's catalogs, the library's words (roofline_lib/words_zh_cn.py) and the exercises' checks
+(locales/zh_CN/LC_MESSAGES/checks.po) all write it the same way."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from roofline_lib.words_zh_cn import ZH_CN
+from tests.book.site import ROOT
+
+MESSAGES = ROOT / "locales" / "zh_CN" / "LC_MESSAGES"
+
+ONE_WAY = {
+    # collectives by their English names, glossed in Chinese in parentheses where first used
+    "AllReduce": ("全归约",),
+    "ReduceScatter": ("归约散射",),
+    "AllGather": ("全收集",),
+    "FlashAttention": ("flash attention", "Flash attention", "Flash Attention", "flash 注意力"),
+}
+"""The term the edition writes, and the variants it must not (except as the term's gloss)."""
+
+BOUND = {
+    "network-bound": ("网络受限", "通信受限"),
+    "communication-bound": ("通信受限", "网络受限"),
+}
+"""An English regime and (its Chinese, the other regime's Chinese): 通信受限 (comms-bound, from
+memory or a link) is not 网络受限 (network-bound, a link), as the English tells them apart."""
+
+
+def translations() -> Iterator[tuple[str, str, str]]:
+    """(where, English, Chinese) for every translation the edition shows."""
+    for po in [*sorted((MESSAGES / "book").glob("*.po")), MESSAGES / "checks.po"]:
+        with po.open("rb") as stream:
+            for message in read_po(stream):
+                if message.id and message.string:
+                    yield po.stem, str(message.id), str(message.string)
+    for english, chinese in ZH_CN.items():
+        yield "words_zh_cn", english, chinese
+
+
+def test_the_translations_are_read() -> None:
+    where = {place for place, _, _ in translations()}
+    assert {"checks", "words_zh_cn", "13_glossary", "05_network"} <= where
+
+
+@pytest.mark.parametrize("term", sorted(ONE_WAY))
+def test_a_term_is_written_one_way(term: str) -> None:
+    slips = []
+    for place, _, chinese in translations():
+        text = chinese
+        for variant in ONE_WAY[term]:
+            text = text.replace(f"{term}（{variant}）", term)  # the gloss on first use
+        slips += [
+            f"{place}: {variant} in {chinese[:80]!r}"
+            for variant in ONE_WAY[term]
+            if variant in text
+        ]
+    assert slips == [], "\n".join(slips)
+
+
+def test_network_bound_and_communication_bound_stay_apart() -> None:
+    slips = []
+    for place, english, chinese in translations():
+        for regime, (right, other) in BOUND.items():
+            mentions = [r for r in BOUND if r in english.lower()]
+            if chinese == english:  # the glossary's English column, English on purpose
+                continue
+            if mentions == [regime] and (right not in chinese or other in chinese):
+                slips.append(f"{place}: {regime} as {chinese[:80]!r}")
+    assert slips == [], "\n".join(slips)
+
+
+def test_the_glossary_decides_the_terms() -> None:
+    glossary = (ROOT / "book" / "13_glossary.md").read_text(encoding="utf-8")
+    assert "| all-reduce | AllReduce（全归约） |" in glossary
+    assert "| network-bound | 网络受限 |" in glossary
+    assert "| communication-bound | 通信受限 |" in glossary
+
+
+def test_this_module_reads_the_files_it_names() -> None:
+    assert Path(MESSAGES / "checks.po").is_file()
