@@ -34,6 +34,8 @@ What this extension adds to stock Sphinx internationalisation:
 from __future__ import annotations
 
 import functools
+import html
+import json
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -292,6 +294,17 @@ NEVER_DRAWN = {"Cc", "Cf", "Co", "Cs", "Zl", "Zp"}
 zero-width space), private use (the theme's icon font) and surrogates."""
 
 
+_JSON_ESCAPES = re.compile(r"(?:\\u[0-9a-fA-F]{4})+")
+
+
+def unescaped(text: str) -> str:
+    """``text`` with its JSON escapes (``\\u98a0``: an answer box's hints, the search index's
+    titles) and HTML character references (``&#x98a0;``) written as the characters they show,
+    besides the text as it is."""
+    decoded = _JSON_ESCAPES.sub(lambda run: json.loads(f'"{run.group(0)}"', strict=False), text)
+    return text + decoded + html.unescape(text)
+
+
 def shown_characters(outdir: Path) -> dict[str, str]:
     """Every character a reader of the site built in ``outdir`` can be shown in its text font,
     each with the first file (relative to ``outdir``) that has it: printable ASCII, and the
@@ -305,7 +318,7 @@ def shown_characters(outdir: Path) -> dict[str, str]:
             continue
         if not path.is_file():
             continue
-        for char in set(path.read_text(encoding="utf-8", errors="ignore")):
+        for char in set(unescaped(path.read_text(encoding="utf-8", errors="ignore"))):
             if char not in shown and unicodedata.category(char) not in NEVER_DRAWN:
                 shown[char] = relative
     return shown
