@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import http.server
+import importlib.util
 import os
 import re
 import subprocess
@@ -19,6 +20,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 import yaml
 
@@ -249,3 +251,16 @@ def main(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main(sys.argv[1:]))
+
+
+def book_extension(name: str) -> ModuleType:
+    """One of the book's Sphinx extensions (book/_ext/<name>.py), loaded on its own, as a test
+    reads its functions; registered in sys.modules (its dataclasses look their module up)."""
+    spec = importlib.util.spec_from_file_location(
+        f"book_ext_{name}", ROOT / "book" / "_ext" / f"{name}.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module

@@ -5,26 +5,13 @@ languages, is tests/book/test_book_new_chip.py."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from types import ModuleType
-
 from babel.messages.pofile import read_po
 
-from tests.book.site import ROOT
-
-
-def _i18n() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("book_i18n", ROOT / "book" / "_ext" / "i18n.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+from tests.book.site import ROOT, book_extension
 
 
 def test_a_message_needs_words() -> None:
-    has_words = _i18n().has_words
+    has_words = book_extension("i18n").has_words
     for data in (
         "{glue:text}`p1_ai_16` ({glue:text}`p1_2b_16`)",
         "B = 16",
@@ -40,7 +27,7 @@ def test_a_message_needs_words() -> None:
 
 
 def test_no_catalog_message_is_data() -> None:
-    has_words = _i18n().has_words
+    has_words = book_extension("i18n").has_words
     data = []
     for po in sorted((ROOT / "locales" / "zh_CN" / "LC_MESSAGES" / "book").glob("*.po")):
         with po.open("rb") as stream:

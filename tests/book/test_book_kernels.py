@@ -2,33 +2,22 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from tests.book.site import ROOT
+from tests.book.site import book_extension
 
 pytestmark = pytest.mark.slow
-
-
-def _kernels_extension() -> ModuleType:
-    path = ROOT / "book" / "_ext" / "kernels.py"
-    spec = importlib.util.spec_from_file_location("book_kernels", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_a_notebook_runs_over_unix_sockets_in_a_private_folder(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    kernels = _kernels_extension()
+    kernels = book_extension("kernels")
     # undone after the test: the extension sets nbclient's default for the whole process
     monkeypatch.setattr(
         NotebookClient,

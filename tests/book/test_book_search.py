@@ -11,8 +11,8 @@ import pytest
 from docutils.core import publish_doctree
 
 from tests.book.browser import local_site, require_chromium
-from tests.book.glossary import BOOK, glossary_rows, section_pages
-from tests.book.site import BookBuild, toc_pages
+from tests.book.glossary import glossary_rows, section_pages
+from tests.book.site import BookBuild, book_extension, toc_pages
 
 _SEARCH_DONE = (
     "() => { const s = document.querySelector('.search-summary');"
@@ -24,20 +24,8 @@ _RESULTS = (
 )
 
 
-def _extension():  # type: ignore[no-untyped-def]
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location(
-        "chinese_search", BOOK / "_ext" / "chinese_search.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_terms_are_the_runs_of_han_characters() -> None:
-    han_words = _extension().han_words
+    han_words = book_extension("chinese_search").han_words
     assert han_words("计算受限（算力瓶颈）") == ["计算受限", "算力瓶颈"]
     assert han_words("片上内存（共享内存、VMEM）") == ["片上内存", "共享内存"]
     assert han_words("KV 缓存") == ["缓存"]
@@ -55,14 +43,14 @@ def test_the_terms_come_from_the_column_headed_chinese() -> None:
         "   * - a\n     - b\n"
         "   * - 不是\n     - 术语\n"
     )
-    assert _extension().glossary_terms(doctree) == ["预填充阶段", "解码"]
+    assert book_extension("chinese_search").glossary_terms(doctree) == ["预填充阶段", "解码"]
 
 
 def _glossary_queries() -> list[tuple[str, str]]:
     """(each glossary row's Chinese term, without the gloss in parentheses, and the page of the
     section that teaches it), for the rows whose term has Chinese in it."""
     pages = section_pages()
-    han_words = _extension().han_words
+    han_words = book_extension("chinese_search").han_words
     return [(row.term, pages[row.taught]) for row in glossary_rows() if han_words(row.term)]
 
 

@@ -7,14 +7,13 @@ twice; nothing is executed, so each build takes seconds.
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.book.site import JUPYTER_BOOK, ROOT, book_env
+from tests.book.site import JUPYTER_BOOK, ROOT, book_env, book_extension
 
 pytestmark = pytest.mark.slow
 
@@ -67,11 +66,7 @@ def test_worked_solutions_show_by_default(tmp_path: Path) -> None:
 
 
 def _hidden_note() -> str:
-    spec = importlib.util.spec_from_file_location("course", ROOT / "book" / "_ext" / "course.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.HIDDEN_NOTE
+    return str(book_extension("course").HIDDEN_NOTE)
 
 
 def test_the_switch_removes_every_worked_solution(tmp_path: Path) -> None:
