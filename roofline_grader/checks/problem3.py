@@ -248,9 +248,9 @@ QUESTION = (
     "Compute it, then plot it."
 )
 """The question under the title (the header is rendered from checks/header.md)."""
-TITLE_ZH = "习题 2的 Roofline 图"
+TITLE_ZH = "习题 2 的 Roofline 图"
 """The Chinese header's title, after "习题 3 · "."""
-QUESTION_ZH = "习题 2的矩阵乘法在每个批大小下最快能跑多快，又在哪里达到峰值？先算出来，再画出来。"
+QUESTION_ZH = "习题 2 的矩阵乘法在每个批大小下最快能跑多快，又在哪里达到峰值？先算出来，再画出来。"
 """The question in Chinese (rendered from checks/header.zh_CN.md, below the English)."""
 
 PARTS = (

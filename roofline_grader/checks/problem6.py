@@ -290,10 +290,10 @@ TITLE = "Standard and flash attention"
 """The notebook header's title, after "Problem 6 · "."""
 QUESTION = "Why is standard attention memory-bound, and how does flash attention fix it?"
 """The question under the title (the header is rendered from checks/header.md)."""
-TITLE_ZH = "标准注意力与 Flash Attention"
+TITLE_ZH = "标准注意力与 FlashAttention"
 """The Chinese header's title, after "习题 6 · "."""
 QUESTION_ZH = (
-    "为什么标准注意力是内存带宽受限（memory-bound）的？Flash Attention 又是怎样解决这个问题的？"
+    "为什么标准注意力是内存带宽受限（memory-bound）的？FlashAttention 又是怎样解决这个问题的？"
 )
 """The question in Chinese (rendered from checks/header.zh_CN.md, below the English)."""
 

@@ -1,9 +1,11 @@
 """One term per idea in the Chinese edition, as the glossary decides (book/13_glossary.md): the
-book's catalogs, the library's words (roofline_lib/words_zh_cn.py) and the exercises' checks
-(locales/zh_CN/LC_MESSAGES/checks.po) all write it the same way."""
+book's catalogs, the library's words (roofline_lib/words_zh_cn.py), the exercises' checks
+(locales/zh_CN/LC_MESSAGES/checks.po) and the problems' own Chinese (statements and titles in
+solutions/ and roofline_grader/checks/) all write it the same way."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,6 +16,8 @@ from roofline_lib.words_zh_cn import ZH_CN
 from tests.book.site import ROOT
 
 MESSAGES = ROOT / "locales" / "zh_CN" / "LC_MESSAGES"
+CHECKS = ROOT / "roofline_grader" / "checks"
+_HAN = re.compile("[\u4e00-\u9fff]")
 
 ONE_WAY = {
     # collectives by their English names, glossed in Chinese in parentheses where first used
@@ -41,6 +45,11 @@ def translations() -> Iterator[tuple[str, str, str]]:
                     yield po.stem, str(message.id), str(message.string)
     for english, chinese in ZH_CN.items():
         yield "words_zh_cn", english, chinese
+    # the problems' statements, titles and hints keep their Chinese beside the English
+    for path in [*sorted(ROOT.glob("solutions/*/*.ipynb")), *sorted(CHECKS.glob("problem*.py"))]:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if _HAN.search(line):
+                yield path.name, "", line
 
 
 def test_the_translations_are_read() -> None:
@@ -60,6 +69,16 @@ def test_a_term_is_written_one_way(term: str) -> None:
             for variant in ONE_WAY[term]
             if variant in text
         ]
+    assert slips == [], "\n".join(slips)
+
+
+def test_a_problem_is_named_with_a_space_before_a_chinese_word() -> None:
+    """习题 1 的矩阵乘法, not 习题 1的: a number is spaced from the Chinese around it."""
+    slips = [
+        f"{place}: {chinese[:80]!r}"
+        for place, _, chinese in translations()
+        if re.search("习题 \\d+[\u4e00-\u9fff]", chinese)
+    ]
     assert slips == [], "\n".join(slips)
 
 
