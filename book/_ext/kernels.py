@@ -10,7 +10,9 @@ each socket is a file in a folder that only this build process uses, so there is
 
 How: myst-nb makes its ``nbclient.NotebookClient`` itself and passes no configuration to it, so
 this extension sets the client's default kernel manager class, a traitlets dynamic default looked
-up by name (``_kernel_manager_class_default``), to :class:`IpcKernelManager` in the build process.
+up by name (``_kernel_manager_class_default``), to :class:`IpcKernelManager` in the build process,
+and, the same way, has each kernel stopped at once when its page is done
+(:func:`stop_kernels_at_once`).
 ``tests/book/test_book_kernels.py`` runs a notebook through nbclient this way and checks the
 kernel used IPC, so an nbclient that renames the default fails there, not in a build.
 """
@@ -66,6 +68,20 @@ def use_ipc_kernels() -> None:
     NotebookClient._kernel_manager_class_default = _ipc_kernel_manager
 
 
+def _immediate(client: NotebookClient) -> str:
+    return "immediate"
+
+
+def stop_kernels_at_once() -> None:
+    """Every NotebookClient made in this process from now on stops its kernel at once when the
+    notebook is done (``shutdown_kernel="immediate"``: the process is killed, not asked). Asked,
+    ipykernel can race its own shutdown (its control thread publishes "idle" after its I/O
+    thread closed: ``ZMQError: Socket operation on non-socket``, logged as an ERROR into the
+    build's output), and the outputs are all in by then."""
+    NotebookClient._shutdown_kernel_default = _immediate
+
+
 def setup(app: Any) -> dict[str, object]:
     use_ipc_kernels()
+    stop_kernels_at_once()
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

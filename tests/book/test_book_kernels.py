@@ -24,9 +24,17 @@ def test_a_notebook_runs_over_unix_sockets_in_a_private_folder(
         "_kernel_manager_class_default",
         NotebookClient._kernel_manager_class_default,
     )
+    monkeypatch.setattr(
+        NotebookClient,
+        "_shutdown_kernel_default",
+        NotebookClient.__dict__.get("_shutdown_kernel_default"),
+        raising=False,
+    )
     kernels.use_ipc_kernels()
+    kernels.stop_kernels_at_once()
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print(6 * 7)")])
     client = NotebookClient(notebook, kernel_name="python3", timeout=120, startup_timeout=300)
+    assert client.shutdown_kernel == "immediate"
     seen: list[dict[str, Any]] = []
     client.on_notebook_start = lambda notebook: seen.append(client.km.get_connection_info())
     client.execute()
