@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
+from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -507,8 +508,10 @@ def plot_roofline_regions(
         (i_low, hi, "compute", say("compute-bound\nat both")),
     )
     spans = [(start, end, kind, text) for start, end, kind, text in region_text if end > start]
-    for start, end, kind, _text in spans:
-        ax.axvspan(start, end, color=palette.REGIONS[kind], alpha=palette.REGION_ALPHA, lw=0)
+    shades = {
+        kind: ax.axvspan(start, end, color=palette.REGIONS[kind], alpha=palette.REGION_ALPHA, lw=0)
+        for start, end, kind, _text in spans
+    }
     for w, label, color in (
         (w_low, labels[0], palette.SERIES[1]),
         (w_high, labels[1], palette.SERIES[0]),
@@ -539,26 +542,72 @@ def plot_roofline_regions(
     ax.set_title(
         title or say("More bandwidth moves the ridge left: fewer operations are bandwidth-bound")
     )
-    _region_labels(ax, spans, peak)
+    _region_labels(ax, spans, peak, shades)
     return figure_of(ax)
 
 
-def _region_labels(ax: Axes, spans: Sequence[tuple[float, float, str, str]], peak: float) -> None:
-    """Each region's name centred over it, just above the roof; a name that would overlap an
-    earlier one (a narrow region) goes below the roof inside its region instead."""
-    renderer = _renderer(figure_of(ax))
-    taken = [t.get_window_extent(renderer) for t in ax.texts]
-    for start, end, _kind, text in spans:
-        for y, va in ((peak * 1.5, "bottom"), (peak / 4, "top"), (peak / 30, "top")):
-            label = ax.text(np.sqrt(start * end), y, text, ha="center", va=va, fontsize=MIN_FONT_PT)
-            box = label.get_window_extent(renderer)
-            if not any(box.overlaps(t) for t in taken):
-                break
-            label.remove()
-        else:
-            label = ax.text(np.sqrt(start * end), peak * 1.5, text, ha="center", va="bottom")
-            label.set_fontsize(MIN_FONT_PT)
-        taken.append(label.get_window_extent(renderer))
+def _region_labels(
+    ax: Axes,
+    spans: Sequence[tuple[float, float, str, str]],
+    peak: float,
+    shades: Mapping[str, Artist],
+) -> None:
+    """Each region's name centred over it, just above the roof (the axes grow upwards to hold
+    it) and inside its borders. When a name does not fit there (a narrow region, whose name
+    would cross the ridge lines that bound it), every region is named in the legend instead, on
+    its shade (``shades``, each region's span by kind), in one line: below the roof a name would
+    cross the rooflines."""
+    fig = figure_of(ax)
+    pad_px = 2 * fig.dpi / 72  # 2 pt clear of each border
+    base = peak * 1.5
+    placed = [
+        ax.text(np.sqrt(start * end), base, text, ha="center", va="bottom", fontsize=MIN_FONT_PT)
+        for start, end, _kind, text in spans
+    ]
+    renderer = _renderer(fig)
+    tallest_px = max(label.get_window_extent(renderer).height for label in placed) + pad_px
+    _headroom(ax, base, tallest_px, renderer)
+    renderer = _renderer(fig)
+    taken = [t.get_window_extent(renderer) for t in ax.texts if t not in placed]
+    for (start, end, _kind, _text), label in zip(spans, placed, strict=True):
+        box = label.get_window_extent(renderer)
+        left, right = (ax.transData.transform((x, peak))[0] for x in (start, end))
+        fits = left + pad_px <= box.x0 and box.x1 <= right - pad_px
+        fits = fits and box.y1 <= ax.get_window_extent(renderer).y1
+        if not fits or any(box.overlaps(t) for t in taken):
+            break
+        taken.append(box)
+    else:
+        return
+    for label in placed:
+        label.remove()
+    for _start, _end, kind, text in spans:
+        shades[kind].set_label(one_line(text))
+    legend_below(ax)
+
+
+def _headroom(ax: Axes, y: float, height_px: float, renderer: RendererBase) -> None:
+    """Raise the top of ``ax``'s log y axis, if need be, so that ``height_px`` pixels fit above
+    ``y``: with ``b``, ``t`` and ``c`` the logarithms of the bottom, top and ``y``, and ``H`` the
+    axes' height, (t − c)/(t − b)·H ≥ h gives t ≥ (c·H − b·h)/(H − h). An axes too short for it
+    is left as it is."""
+    frame = ax.get_window_extent(renderer)
+    bottom, top = (math.log10(v) for v in ax.get_ylim())
+    c, h, H = math.log10(y), height_px, frame.height
+    if H <= h or (top - c) / (top - bottom) * H >= h:
+        return
+    ax.set_ylim(top=10 ** ((c * H - bottom * h) / (H - h)))
+
+
+def one_line(text: str) -> str:
+    """``text``'s lines joined into one: by a space, or by nothing between two CJK characters
+    (Chinese is set without spaces)."""
+    lines = [line.strip() for line in text.split("\n") if line.strip()]
+    out = lines[0] if lines else ""
+    for line in lines[1:]:
+        cjk_join = text_width(out[-1]) == 2 and text_width(line[0]) == 2
+        out += ("" if cjk_join else " ") + line
+    return out
 
 
 def _op_points(ops: Mapping[str, Cost]) -> list[tuple[str, float]]:

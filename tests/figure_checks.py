@@ -157,7 +157,7 @@ def xeon_like_result() -> MeasuredRoofline:
         cpu_quota=None,
         simd=("avx512f", "avx2", "fma", "avx", "sse2"),
         clock_hz=2.6e9,
-        clock_source="'cpu MHz' in /proc/cpuinfo: the current or nominal clock",
+        clock_source="'cpu MHz' in /proc/cpuinfo: the current or nominal clock; turbo may run faster",
         llc_bytes=2**25,
         llc_source="L3",
     )

@@ -53,6 +53,26 @@ _PHONE_OVERFLOW = (
 )
 """Pixels by which the page is wider than the viewport: a reader on a phone would scroll sideways."""
 
+_HEADER_OUTSIDE = """
+() => Array.from(document.querySelectorAll('.bd-header-article a, .bd-header-article button'))
+  .filter(e => e.getClientRects().length)
+  .filter(e => {
+    const box = e.getBoundingClientRect();
+    return box.left < 0 || box.right > document.documentElement.clientWidth;
+  })
+  .map(e => (e.getAttribute('aria-label') || e.title || e.className).trim())
+"""
+"""The header's buttons and links that stick out of the screen (cut off at its edge)."""
+
+_SIDEWAYS_SCROLLERS = """
+() => Array.from(document.querySelectorAll('article *'))
+  .filter(e => ['auto', 'scroll'].includes(getComputedStyle(e).overflowX))
+  .filter(e => e.scrollWidth > e.clientWidth + 1)
+  .map(e => `${e.tagName.toLowerCase()}.${Array.from(e.classList).join('.')}: ${e.scrollWidth}px`
+            + ` in ${e.clientWidth}px, "${e.innerText.trim().slice(0, 40)}"`)
+"""
+"""The parts of the article a reader scrolls sideways inside a page that fits (a wide table)."""
+
 _FONTS_SETTLED = """
 async () => {
   const faces = Array.from(document.fonts);
@@ -364,12 +384,17 @@ def check_site(html_dir: Path, pages: list[str], screenshot_dir: Path | None) ->
 
 @dataclass(frozen=True)
 class PhoneFit:
-    """One page on a phone: how far it is wider than the screen (0: it fits), and the web fonts
-    it declares that did not load (the blocked ones, when fonts are blocked)."""
+    """One page on a phone: how far it is wider than the screen (0: it fits), the web fonts it
+    declares that did not load (the blocked ones, when fonts are blocked), the header controls cut
+    off at the screen's edge, and what scrolls sideways inside the page."""
 
     page: str
     overflow_px: int
     font_errors: tuple[str, ...]
+    header_outside: tuple[str, ...] = ()
+    """The header's controls cut off at the screen's edge (``_HEADER_OUTSIDE``)."""
+    sideways: tuple[str, ...] = ()
+    """What scrolls sideways inside the page (``_SIDEWAYS_SCROLLERS``)."""
 
 
 def _settled_page(
@@ -400,7 +425,15 @@ def phone_fit(
             site.context.route(block, lambda route: route.abort())
         for page_path in pages:
             page, errors = _settled_page(site, page_path, viewport)
-            fits.append(PhoneFit(page_path, page.evaluate(_PHONE_OVERFLOW), tuple(errors)))
+            fits.append(
+                PhoneFit(
+                    page_path,
+                    page.evaluate(_PHONE_OVERFLOW),
+                    tuple(errors),
+                    tuple(page.evaluate(_HEADER_OUTSIDE)),
+                    tuple(page.evaluate(_SIDEWAYS_SCROLLERS)),
+                )
+            )
             page.close()
     return fits
 

@@ -23,6 +23,7 @@ from tests.book.site import SCREENSHOTS, BookBuild, toc_pages
 pytestmark = pytest.mark.slow
 
 EXPLORER_PAGE = "book/03_roofline_chart"
+GLOSSARY_PAGE = "book/13_glossary"
 
 
 def _by_page(site: SiteReport, fact: str) -> dict[str, list[str]]:
@@ -84,6 +85,10 @@ def test_every_page_fits_a_narrow_phone_with_room_to_spare(book: BookBuild) -> N
     assert [f.page for f in fits] == toc_pages()
     wide = {f.page: f.overflow_px for f in fits if f.overflow_px > 0}
     assert not wide, f"pages wider than a {NARROW_PHONE['width']}px phone (px too wide): {wide}"
+    cut = {f.page: f.header_outside for f in fits if f.header_outside}
+    assert not cut, f"header controls cut off at a {NARROW_PHONE['width']}px phone's edge: {cut}"
+    glossary = next(f for f in fits if f.page == GLOSSARY_PAGE)
+    assert not glossary.sideways, f"the glossary scrolls sideways on a phone: {glossary.sideways}"
 
 
 def test_figure_text_is_at_least_9px_on_a_phone(site: SiteReport) -> None:

@@ -15,7 +15,10 @@ import matplotlib as mpl
 import pytest
 from matplotlib.figure import Figure
 
+from roofline_lib.words import FONT_ENV, LANGUAGE_ENV
+from tests.conftest import in_ci
 from tests.figure_checks import problems, xeon_like_result
+from tools.book import FONT
 
 BOOK = Path(__file__).resolve().parents[2] / "book"
 PAGES = sorted(p.stem for p in BOOK.glob("*.md"))
@@ -62,8 +65,17 @@ def page_figures(page: str, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, 
     return drawn
 
 
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
 @pytest.mark.parametrize("page", PAGES)
-def test_every_figure_a_page_draws_is_readable(page: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_figure_a_page_draws_is_readable(
+    page: str, language: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if language != "en":  # as the book builds that edition (tools/book.py)
+        if not FONT.is_file():
+            message = f"{FONT} is missing: run `make setup` (tools/fetch_static.py fetches it)"
+            (pytest.fail if in_ci() else pytest.skip)(message)
+        monkeypatch.setenv(LANGUAGE_ENV, language)
+        monkeypatch.setenv(FONT_ENV, str(FONT))
     figures = page_figures(page, monkeypatch)
     code = page_code(page)
     if "glue_figure(" in code or "show(" in code:

@@ -40,6 +40,10 @@ def test_every_chinese_page_displays_completely(
     assert translated_site.problems == []
     assert sum(p.facts["images"] for p in translated_site.pages) > 0
     assert sum(p.facts["typeset"] for p in translated_site.pages) > 0
+    # every figure's text measured at 390 px (``problems`` holds any below 9 px): all of them
+    figures = [f["src"] for p in translated_site.pages for f in p.phone_figures]
+    assert len(figures) == sum(p.facts["images"] for p in translated_site.pages) >= 10, figures
+    assert all(f.endswith(".svg") for f in figures)
 
 
 def _switch(base: str, context: object, start: str) -> tuple[str, str, bool]:
@@ -140,6 +144,12 @@ def test_every_chinese_page_fits_a_narrow_phone_whatever_fonts_draw_it(
     assert [f.page for f in fits] == translated_pages
     wide = {f.page: f.overflow_px for f in fits if f.overflow_px > 0}
     assert not wide, f"{fonts} fonts: wider than a {NARROW_PHONE['width']}px phone: {wide}"
+    cut = {f.page: f.header_outside for f in fits if f.header_outside}
+    assert not cut, f"{fonts} fonts: header controls cut off at the screen's edge: {cut}"
+    (glossary,) = [f for f in fits if f.page.endswith("book/13_glossary")]
+    assert not glossary.sideways, (
+        f"{fonts} fonts: the glossary scrolls sideways: {glossary.sideways}"
+    )
     for fit in fits:
         unloaded = {face.rsplit(" ", 1)[0] for face in fit.font_errors}
         # blocked: every served face failed to load, so the system's fonts drew the page

@@ -142,6 +142,51 @@ def test_regions_chart_has_three_regions():
         plots.plot_roofline_regions(1.97e14, [8.2e11])
 
 
+REGION_NAMES = (
+    "bandwidth-bound\nat both",
+    "bound only at\nlow bandwidth",
+    "compute-bound\nat both",
+)
+
+
+def region_names_shown(fig) -> tuple[dict[str, tuple[float, float]], list[str]]:
+    """The regions named inside the axes, each with its name's extent in data x (left, right),
+    and the names the legend lists."""
+    ax = fig.axes[0]
+    renderer = plots._renderer(fig)
+    inverse = ax.transData.inverted()
+    inside = {}
+    for text in ax.texts:
+        if text.get_text() in REGION_NAMES:
+            box = text.get_window_extent(renderer)
+            inside[text.get_text()] = (
+                inverse.transform((box.x0, box.y0))[0],
+                inverse.transform((box.x1, box.y0))[0],
+            )
+    legends = [*fig.legends, *(a.get_legend() for a in fig.axes if a.get_legend())]
+    legend = [t.get_text() for lg in legends for t in lg.get_texts()]
+    return inside, legend
+
+
+def test_each_region_is_named_inside_its_borders_or_all_in_the_legend():
+    # wide regions (a 12-inch chart, ridges at 10 and 1,000 FLOPs/byte): names over them
+    ax = Figure(figsize=(12, 4), layout="constrained").add_subplot()
+    wide = plots.plot_roofline_regions(
+        1e15, [1e12, 1e14], labels=["slow", "fast"], intensity_range=(0.1, 1e5), ax=ax
+    )
+    inside, legend = region_names_shown(wide)
+    assert set(inside) == set(REGION_NAMES)
+    borders = dict(zip(REGION_NAMES, ((0.1, 10), (10, 1e3), (1e3, 1e5)), strict=True))
+    for name, (left, right) in inside.items():
+        assert borders[name][0] < left < right < borders[name][1], name
+    assert not set(legend) & {n.replace("\n", " ") for n in REGION_NAMES}
+    # the book's H100 (ridges at 32 and 295): the middle name would cross both ridge lines
+    narrow = plots.plot_roofline_regions(989.5e12, [3.35e12, 30.9e12])
+    inside, legend = region_names_shown(narrow)
+    assert inside == {}
+    assert {n.replace("\n", " ") for n in REGION_NAMES} <= set(legend)
+
+
 def test_matmul_throughput_is_the_roofline_of_the_exact_cost():
     b = np.arange(1, 512)
     y = rl.matmul_throughput("TPU v5e", b, 4096, 4096, "w8a16")
