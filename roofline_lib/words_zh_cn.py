@@ -45,7 +45,7 @@ ZH_CN: dict[str, str] = {
     "critical {value}": "临界 {value}",
     "peak {value}": "峰值 {value}",
     "More bandwidth moves the ridge left: fewer operations are bandwidth-bound": (
-        "带宽越大，拐点越往左：带宽受限的操作越少"
+        "带宽越大，拐点越往左：带宽受限的算子越少"
     ),
     "{chip}: critical {value}": "{chip}：临界 {value}",
     "Arithmetic intensity (FLOPs/byte of {level})": "算术强度（每 {level} 字节的 FLOPs）",
@@ -329,11 +329,11 @@ ZH_CN: dict[str, str] = {
     "dot product of two length-D vectors": "两个长度为 D 的向量的点积",
     "The dot product": "点积",
     "ReLU over a [B, D] activation": "对 [B, D] 激活做 ReLU",
-    "ReLU": "ReLU 操作",
+    "ReLU": "ReLU 算子",
     "LayerNorm over a [B, D] activation": "对 [B, D] 激活做 LayerNorm",
-    "LayerNorm": "LayerNorm 操作",
+    "LayerNorm": "LayerNorm 算子",
     "softmax over a [B, D] activation": "对 [B, D] 激活做 softmax",
-    "Softmax": "Softmax 操作",
+    "Softmax": "Softmax 算子",
     "bf16 × bf16 → bf16": "bf16 × bf16 → bf16",
     "int8 × int8 → int8": "int8 × int8 → int8",
     "bf16 activations × int8 weights": "bf16 激活 × int8 权重",
@@ -356,8 +356,8 @@ ZH_CN: dict[str, str] = {
         "Vector operations run on vector units, whose peak is below the matrix-unit peak drawn "
         "here; they sit so far left of either ridge that the bandwidth line binds first."
     ): (
-        "向量操作在向量单元上运行，其峰值低于图中画出的矩阵单元峰值；它们远在两个拐点的左侧，总是"
-        "先受带宽斜线限制。"
+        "向量算子在向量单元上运行，其峰值低于图中画出的矩阵单元峰值；它们远在两个拐点的左侧，总是"
+        "先受带宽斜坡限制。"
     ),
     "{operation} is {regime} on {chip}: intensity {intensity} {relation} critical {critical}": (
         "{operation}在 {chip} 上{regime}：算术强度 {intensity} {relation} 临界 {critical}"
@@ -369,7 +369,7 @@ ZH_CN: dict[str, str] = {
         "{operation} 在 {chip} 上{regime}：算术强度 {intensity} {relation} 临界 {critical}；最多"
         "可达 {rate}。"
     ),
-    "Operation": "操作",
+    "Operation": "算子",
     "FLOPs": "FLOPs",
     "FLOPs per chip": "每芯片 FLOPs",
     "Bytes moved ({level})": "移动的字节数（{level}）",
@@ -400,7 +400,7 @@ ZH_CN: dict[str, str] = {
     "reduce scatter": "ReduceScatter",
     "all reduce": "AllReduce",
     "elementwise, k FLOPs per element of a [B, D] activation": (
-        "逐元素操作，对 [B, D] 激活每元素 k 次 FLOPs"
+        "逐元素算子，对 [B, D] 激活每元素 k 次 FLOPs"
     ),
     "attention, standard (scores in HBM)": "注意力，标准实现（分数写入 HBM）",
     "attention, flash (tiles of M query rows on chip)": (
@@ -432,7 +432,7 @@ ZH_CN: dict[str, str] = {
     "Achievable FLOP/s": "可达 FLOP/s",
     "roofline, HBM": "roofline，HBM",
     "roofline, {level}": "roofline，{level}",
-    "the operation": "该操作",
+    "the operation": "该算子",
     # -- answer boxes (book/booktools.py)
     "Type a number first.": "请先输入一个数。",
     "That is not a number: write it like 1e12, 0.0012 or 1,000.": (
@@ -559,7 +559,7 @@ ZH_CN: dict[str, str] = {
     (
         "int8 doubles slope and roof; W8A16 doubles only the slope\n(TPU v5e, D = F = 8192, "
         "exact bytes)"
-    ): ("int8 使斜线和屋顶都翻倍；W8A16 只使斜线翻倍\n（TPU v5e，D = F = 8192，精确字节数）"),
+    ): ("int8 使斜坡和屋顶都翻倍；W8A16 只使斜坡翻倍\n（TPU v5e，D = F = 8192，精确字节数）"),
     # -- book/07_problems.md
     "bf16 peak {value}": "bf16 峰值 {value}",
     (
@@ -611,11 +611,11 @@ ZH_CN: dict[str, str] = {
         "解码，1 个请求\n（以及多头解码注意力）"
     ),
     "decode, {n} requests": "解码，{n} 个请求",
-    "prefill, one {n}-token prompt": "预填充，一个 {n} token 的 prompt",
+    "prefill, one {n}-token prompt": "预填充，一个 {n} token 的提示词",
     (
         "Prefill runs on the roof, decode on the slope\n(H100 SXM, bf16 matmul with {D} × {F} "
         "weights)"
-    ): ("预填充跑在屋顶上，解码跑在斜线上\n（H100 SXM，权重为 {D} × {F} 的 bf16 矩阵乘法）"),
+    ): ("预填充跑在屋顶上，解码跑在斜坡上\n（H100 SXM，权重为 {D} × {F} 的 bf16 矩阵乘法）"),
     "Its theoretical {dtype} peak is {peak} ({formula}); the measured peak is {percent} of it.": (
         "它的理论 {dtype} 峰值为 {peak}（{formula}）；实测峰值是它的 {percent}。"
     ),
