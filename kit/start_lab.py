@@ -1,13 +1,19 @@
 """Start JupyterLab on a student's own copy of the exercises, as the course means it to look.
 
 Used by ``make lab`` in the course repository and, unchanged, by the student kit, where it runs from
-an unpacked zip with nothing but the Python that has JupyterLab installed (so: standard library
-only). What it prints is in English and in Chinese, as the notebooks are. Run::
+an unpacked zip with the Python that has JupyterLab and the course's library installed (so: the
+standard library, ``jupyter_client`` and ``roofline_lib`` only). Run::
 
-    python start_lab.py [--exercises DIR] [--work DIR] [--course-config DIR] [jupyter lab args...]
+    python start_lab.py [--language en|zh_CN] [--exercises DIR] [--work DIR]
+                        [--course-config DIR] [jupyter lab args...]
 
 It
 
+0. settles the language the student reads the exercises in: ``--language``, else the one the
+   work folder remembers (``.roofline-language``), else the system's locale (Chinese for a
+   ``zh`` locale, English otherwise), and remembers it in the work folder. JupyterLab shows each
+   statement in it with the other language folded below, the checks speak it, and this launcher
+   prints in it (:mod:`roofline_lib.selfcheck.language`);
 1. copies every file of the exercises folder (default: ``exercises/`` next to this script) that the
    work folder (default: ``work/`` next to this script) does not have yet, and never overwrites a
    file there: the work folder holds the student's answers. A copied notebook gets the kernel
@@ -38,6 +44,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from roofline_lib.selfcheck.language import (
+    LANGUAGE_ENV,
+    LANGUAGES,
+    SETTING_FILE,
+    checked_language,
+    remembered_language,
+    system_language,
+)
+
 HERE = Path(__file__).resolve().parent
 CONFIG = HERE / "jupyter"
 """Jupyter configuration for every student: instructor tools hidden, Validate kept."""
@@ -53,19 +68,34 @@ class CopyReport:
     copied: list[Path] = field(default_factory=list)
     kept: list[Path] = field(default_factory=list)
 
-    def lines(self) -> list[str]:
-        """What the student reads before JupyterLab starts (:data:`LEGEND` says it in Chinese)."""
-        out = [f"copied {p.as_posix()}" for p in self.copied]
-        out += [f"kept   {p.as_posix()} (your work, not overwritten)" for p in self.kept]
+    def lines(self, language: str = "en") -> list[str]:
+        """What the student reads before JupyterLab starts, in ``language``."""
+        said = SAID[language]
+        out = [said["copied"].format(path=p.as_posix()) for p in self.copied]
+        out += [said["kept"].format(path=p.as_posix()) for p in self.kept]
         return out
 
 
-BILINGUAL = (
-    "The notebooks are bilingual: each text and hint in English, then in Chinese.\n"
-    "notebook 为中英双语：每段说明和每条提示都先英文、后中文。"
-)
-LEGEND = "（copied：已从 exercises/ 复制；kept：你已有这份作业，不会被覆盖。）"
-"""The launcher's words for a student who reads Chinese, beside the English."""
+SAID = {
+    "en": {
+        "work": "Your work lives in {work}",
+        "copied": "copied {path}",
+        "kept": "kept   {path} (your work, not overwritten)",
+        "language": (
+            "Statements, checks and feedback are in English; each statement has its Chinese "
+            "folded below it."
+        ),
+        "switch": "中文：python start_lab.py --language zh_CN",
+    },
+    "zh_CN": {
+        "work": "你的作业在 {work}",
+        "copied": "已复制 {path}",
+        "kept": "已保留 {path}（你的作业，不会被覆盖）",
+        "language": "题目、检查结果和反馈都用中文；每段题目下方折叠着英文原文。",
+        "switch": "English: python start_lab.py --language en",
+    },
+}
+"""What the launcher says, in each language; the last line says how to switch to the other."""
 
 
 def copy_new_files(exercises: Path, work: Path) -> CopyReport:
@@ -165,6 +195,13 @@ def parse(argv: Sequence[str]) -> tuple[argparse.Namespace, list[str]]:
         "Other arguments go to `jupyter lab` (for example --no-browser --port=8899).",
     )
     parser.add_argument(
+        "--language",
+        metavar="{en,zh_CN}",
+        help="the language to read the exercises in, remembered in the work folder "
+        f"({SETTING_FILE}); default: the remembered one, else the system's (one of "
+        f"{', '.join(LANGUAGES)}; zh is zh_CN)",
+    )
+    parser.add_argument(
         "--exercises", type=Path, default=HERE / "exercises", help="default: %(default)s"
     )
     parser.add_argument("--work", type=Path, default=HERE / "work", help="default: %(default)s")
@@ -180,19 +217,37 @@ def parse(argv: Sequence[str]) -> tuple[argparse.Namespace, list[str]]:
     return parser.parse_known_args(argv)
 
 
+def settle_language(work: Path, asked: str | None) -> str:
+    """The student's language: ``asked`` (``--language``), else the one ``work`` remembers, else
+    the system's; written to ``work``'s setting file, so that the lab, its kernels and the next
+    start find it. ValueError naming ``--language`` for a language that is not offered."""
+    if asked is not None:
+        language = checked_language(asked, "--language")
+    else:
+        language = remembered_language(work) or system_language()
+    (work / SETTING_FILE).write_text(language + "\n", encoding="utf-8")
+    return language
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args, extra = parse(sys.argv[1:] if argv is None else argv)
     exercises, work = args.exercises.resolve(), args.work.resolve()
     work.mkdir(parents=True, exist_ok=True)
+    try:
+        language = settle_language(work, args.language)
+    except ValueError as error:
+        print(f"start_lab.py: {error}", file=sys.stderr)
+        return 2
     report = copy_new_files(exercises, work)
     if hasattr(sys.stdout, "reconfigure"):  # a console that cannot show Chinese shows escapes
         sys.stdout.reconfigure(errors="backslashreplace")
-    print(f"Your work lives in {work}\n你的作业在 {work}")
-    print("\n".join(f"  {line}" for line in report.lines()))
-    if report.lines():
-        print(f"  {LEGEND}")
-    print(BILINGUAL, flush=True)
+    said = SAID[language]
+    print(said["work"].format(work=work))
+    print("\n".join(f"  {line}" for line in report.lines(language)))
+    print(said["language"])
+    print(said["switch"], flush=True)
     env = lab_environment(args.course_config)
+    env[LANGUAGE_ENV] = language
     command = lab_command(work, extra)
     os.chdir(work)
     if os.name == "posix":

@@ -16,6 +16,8 @@ from __future__ import annotations
 from pathlib import Path
 from string import Template
 
+from roofline_lib.selfcheck.language import RULE as RULE  # every statement cell's rule
+
 from .base import Problem
 
 TEMPLATE_PATH = Path(__file__).with_name("header.md")
@@ -31,10 +33,6 @@ def hand_in(name: str, chinese: bool = False) -> str:
     """The hand-in paragraph for the notebook ``name`` (``problem1``; the kit says ``problemN``)."""
     path = ZH_HAND_IN_PATH if chinese else HAND_IN_PATH
     return Template(path.read_text(encoding="utf-8").rstrip("\n")).substitute(name=name)
-
-
-RULE = "\n\n---\n\n"
-"""What parts a cell's English from its Chinese: a horizontal rule."""
 
 
 def points_text(points: int) -> str:

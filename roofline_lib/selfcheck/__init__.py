@@ -1,14 +1,20 @@
 """Visible checks for the exercises: ``visible_checks("p1a_bytes", globals())`` after an answer.
 
 Each check calls one of the student's functions on inputs small enough to work out by hand, or
-relates a named value to the student's own functions, and prints one line per case, in English
-and then in Chinese (a line with no words, such as the first, reads the same in both)::
+relates a named value to the student's own functions, and prints one line per case (and a hint
+under a failure) in the student's language (:func:`~.language.chosen_language`: the one chosen
+at the kit's ``start_lab.py``)::
 
     ✓ bytes_loaded(1, 2, 3) = 8
     ✗ bytes_written(1, 2, 3) returned 6; for these inputs it should be 3.
       Hint: the output is re-quantised to int8: one byte per element
-      bytes_written(1, 2, 3) 返回了 6；对这组输入，应为 3。
+
+or, in Chinese::
+
+    ✗ bytes_written(1, 2, 3) 返回了 6；对这组输入，应为 3。
       提示：输出会重新量化为 int8：每个元素 1 个字节
+
+With no language chosen, each line is printed in English and then in Chinese.
 
 A failure raises :class:`VisibleCheckError` (an AssertionError, so nbgrader's Validate lists it)
 showing the student's value, the expected value for that visible case and a hint naming the likely
@@ -41,6 +47,7 @@ from typing import Any
 
 from .answers import NOT_DEFINED, NOT_IMPLEMENTED, PLAN_ENV, close, encode, evaluate
 from .i18n import translate, wrap, zh
+from .language import chosen_language
 
 CASES_PATH = Path(__file__).with_name("cases.json")
 
@@ -50,17 +57,27 @@ class VisibleCheckError(AssertionError):
     hint. In IPython it shows as that message alone, without a traceback into this module, in
     lines short enough for nbgrader's Validate (which cuts lines at 90 characters)."""
 
-    def __init__(self, failures: list[str], total: int, failed: int | None = None) -> None:
-        self.failures, self.total = failures, total
+    def __init__(
+        self,
+        failures: list[str],
+        total: int,
+        failed: int | None = None,
+        language: str | None = None,
+    ) -> None:
+        self.failures, self.total, self.language = failures, total, language
         self.failed = len(failures) if failed is None else failed
         super().__init__("\n".join(failures))
 
     def _render_traceback_(self) -> list[str]:
         counts = {"failed": str(self.failed), "total": str(self.total)}
-        lines = [f"VisibleCheckError: {CHECKS_FAILED.format(**counts)}"]
+        english = CHECKS_FAILED.format(**counts)
         chinese = zh(CHECKS_FAILED, **counts)
-        if chinese:
-            lines.append(f"  {chinese}")
+        if self.language == "zh_CN":
+            lines = [f"VisibleCheckError: {chinese or english}"]
+        else:
+            lines = [f"VisibleCheckError: {english}"]
+            if chinese and self.language is None:
+                lines.append(f"  {chinese}")
         for failure in self.failures:
             for line in failure.splitlines():
                 indent = " " * (len(line) - len(line.lstrip()) + 2)
@@ -159,15 +176,24 @@ class Outcome:
         """The case's lines: ✓ or ✗ and what, the hint, then both in Chinese."""
         return "\n".join(self.lines(with_hint=True))
 
-    def lines(self, with_hint: bool) -> list[str]:
+    def lines(self, with_hint: bool, language: str | None = None) -> list[str]:
+        """✓ or ✗ and what was checked, then (``with_hint``) the hint: in ``language`` (English
+        where the catalog has no Chinese), or with None in English and then in Chinese."""
         mark = "✓" if self.passed else "✗"
+        english_hint = HINT.format(hint=self.hint.english) if self.hint.english else ""
+        chinese_hint = zh(HINT, hint=self.hint.chinese) or self.hint.chinese
+        if language == "zh_CN":
+            lines = [f"{mark} {self.what.chinese or self.what.english}"]
+            if with_hint and english_hint:
+                lines.append(f"  {chinese_hint if self.hint.chinese else english_hint}")
+            return lines
         lines = [f"{mark} {self.what.english}"]
-        if with_hint and self.hint.english:
-            lines.append(f"  {HINT.format(hint=self.hint.english)}")
-        if self.what.chinese:
+        if with_hint and english_hint:
+            lines.append(f"  {english_hint}")
+        if language is None and self.what.chinese:
             lines.append(f"  {self.what.chinese}")
-        if with_hint and self.hint.chinese:
-            lines.append(f"  {zh(HINT, hint=self.hint.chinese) or self.hint.chinese}")
+        if language is None and with_hint and self.hint.chinese:
+            lines.append(f"  {chinese_hint}")
         return lines
 
 
@@ -191,36 +217,43 @@ def visible_checks(grade_id: str, namespace: Mapping[str, Any]) -> None:
         part_cases = cases()[grade_id]
     except KeyError:
         raise KeyError(f"no visible checks for {grade_id!r}; known: {', '.join(cases())}") from None
+    language = chosen_language()
     outcomes = [run_case(case, namespace) for case in part_cases]
     for outcome in outcomes:
         if outcome.passed:
-            print(outcome.line)
-    for note in _not_judged(outcomes):
+            print("\n".join(outcome.lines(with_hint=True, language=language)))
+    for note in _not_judged(outcomes, language):
         print(note)
     failed: list[str] = []
     hints: set[Said] = set()
     count = sum(o.judged and not o.passed for o in outcomes)
     for outcome in outcomes:  # shown once, in the error; each hint and each line once in the cell
         if outcome.judged and not outcome.passed:
-            text = "\n".join(outcome.lines(with_hint=outcome.hint not in hints))
+            shown = outcome.lines(with_hint=outcome.hint not in hints, language=language)
+            text = "\n".join(shown)
             if text not in failed:
                 failed.append(text)
             hints.add(outcome.hint)
     if failed:
-        raise VisibleCheckError(failed, len(outcomes), count)
+        raise VisibleCheckError(failed, len(outcomes), count, language)
 
 
-def _not_judged(outcomes: list[Outcome]) -> list[str]:
-    """One line per earlier part that keeps cases from being judged, however many cases."""
+def _not_judged(outcomes: list[Outcome], language: str | None = None) -> list[str]:
+    """One line per earlier part that keeps cases from being judged, however many cases: in
+    ``language``, or with None in English and then in Chinese."""
     notes: dict[Said, int] = {}
     for outcome in outcomes:
         if not outcome.judged:
             notes[outcome.hint] = notes.get(outcome.hint, 0) + 1
     lines = []
     for hint, count in notes.items():
-        lines.append(f"· {NOT_JUDGED.format(count=count, hint=hint.english)}")
+        english = NOT_JUDGED.format(count=count, hint=hint.english)
         chinese = zh(NOT_JUDGED, count=str(count), hint=hint.chinese) if hint.chinese else None
-        if chinese:
+        if language == "zh_CN":
+            lines.append(f"· {chinese or english}")
+            continue
+        lines.append(f"· {english}")
+        if chinese and language is None:
             lines.append(f"  {chinese}")
     return lines
 

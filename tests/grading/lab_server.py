@@ -84,6 +84,17 @@ class Lab:
         with urllib.request.urlopen(request, timeout=300) as response:
             return json.loads(response.read())
 
+    def put(self, path: str, model: dict) -> dict:
+        """PUT the JSON ``model`` to ``path`` (as JupyterLab saves a file); the JSON reply."""
+        request = urllib.request.Request(
+            f"{self.url}{path}",
+            data=json.dumps(model).encode(),
+            method="PUT",
+            headers={"Authorization": f"token {TOKEN}", "Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=300) as response:
+            return json.loads(response.read())
+
     def status(self, path: str) -> int:
         """The HTTP status of GET ``path`` (authenticated)."""
         request = urllib.request.Request(
@@ -135,12 +146,15 @@ def stop_server(server: subprocess.Popen) -> None:
 
 
 @contextmanager
-def running_lab(base: Path, release: Path, *, course_config: bool = True) -> Iterator[Lab]:
+def running_lab(
+    base: Path, release: Path, *, course_config: bool = True, language: str = "en"
+) -> Iterator[Lab]:
     """JupyterLab on a copy of ``release`` (the student's work folder is ``base/work``).
 
     With ``course_config`` (``make lab``) the release is first published to the local exchange
     and the repository's nbgrader_config.py goes on the configuration path; without it, the
-    launcher runs alone, as in the student kit.
+    launcher runs alone, as in the student kit. ``language`` is the launcher's ``--language``
+    (its default, from the system's locale, is tested on its own).
     """
     exercises, work = base / "exercises", base / "work"
     shutil.copytree(release, exercises)
@@ -164,6 +178,7 @@ def running_lab(base: Path, release: Path, *, course_config: bool = True) -> Ite
     port = _free_port()
     command = [sys.executable, str(LAUNCHER), "--exercises", str(exercises), "--work", str(work)]
     command += ["--course-config", str(ROOT)] if course_config else []
+    command += ["--language", language]
     command += ["--no-browser", f"--port={port}", f"--IdentityProvider.token={TOKEN}"]
     command += ["--ServerApp.ip=127.0.0.1"]
     lab = Lab(f"http://127.0.0.1:{port}", base, work, published)

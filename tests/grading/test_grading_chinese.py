@@ -113,7 +113,7 @@ def test_a_carried_note_translates_where_it_was_carried_from() -> None:
 def test_a_text_the_catalog_lacks_is_shown_in_english_alone() -> None:
     assert translate("a hint nobody wrote") is None
     assert bilingual("a hint nobody wrote") == "a hint nobody wrote"
-    assert bilingual("do not round the answer") == "do not round the answer\n答案不要取整"
+    assert bilingual("do not round the answer") == "do not round the answer\n答案不要四舍五入"
 
 
 def test_the_feedback_shows_each_hint_and_note_in_both_languages() -> None:

@@ -23,6 +23,7 @@ from ipykernel.ipkernel import IPythonKernel
 from jupyter_client.kernelspec import KernelSpecManager
 
 from roofline_grader.course.release import KERNELSPEC, LANGUAGE_INFO
+from roofline_lib.selfcheck.language import METADATA_KEY, RULE, SETTING_FILE
 
 from .grading_cases import ASSIGNMENTS, ROOT, solved
 from .lab_server import LAUNCHER, Lab, load_launcher, running_lab
@@ -150,7 +151,9 @@ def test_the_exchange_holds_the_six_problems(lab: Lab) -> None:
 
 @pytest.mark.slow
 def test_make_lab_copies_the_release_into_the_work_folder(lab: Lab) -> None:
-    assert sorted(p.name for p in lab.work.iterdir()) == list(ASSIGNMENTS)
+    folders = sorted(p.name for p in lab.work.iterdir() if p.is_dir())
+    assert folders == list(ASSIGNMENTS)
+    assert (lab.work / SETTING_FILE).read_text() == "en\n"
     assert "copied problem3/problem3.ipynb" in lab.launcher_output()
     assert str(lab.work) in lab.launcher_output()
 
@@ -192,18 +195,55 @@ def kit(tmp_path_factory: pytest.TempPathFactory, release: Path):
     base = tmp_path_factory.mktemp("kit")
     (base / "work" / "problem1").mkdir(parents=True)
     (base / "work" / "problem1" / "problem1.ipynb").write_bytes(STUDENT_WORK)
-    with running_lab(base, release, course_config=False) as server:
+    with running_lab(base, release, course_config=False, language="zh") as server:
         yield server
 
 
 @pytest.mark.slow
-def test_the_kit_keeps_the_students_work_and_says_so(kit: Lab) -> None:
+def test_the_kit_keeps_the_students_work_and_says_so_in_their_language(kit: Lab) -> None:
     assert (kit.work / "problem1" / "problem1.ipynb").read_bytes() == STUDENT_WORK
     printed = kit.launcher_output()
-    assert "kept   problem1/problem1.ipynb (your work, not overwritten)" in printed
-    assert "copied problem2/problem2.ipynb" in printed
-    assert "你的作业在 " in printed and "kept：你已有这份作业，不会被覆盖" in printed
-    assert "The notebooks are bilingual" in printed and "中英双语" in printed
+    assert f"你的作业在 {kit.work}" in printed
+    assert "已保留 problem1/problem1.ipynb（你的作业，不会被覆盖）" in printed
+    assert "已复制 problem2/problem2.ipynb" in printed
+    assert "English: python start_lab.py --language en" in printed
+    assert "Your work lives" not in printed and "copied " not in printed
+    assert (kit.work / SETTING_FILE).read_text() == "zh_CN\n"  # the next start remembers it
+
+
+@pytest.mark.slow
+def test_the_lab_shows_each_statement_in_the_students_language(kit: Lab, release: Path) -> None:
+    model = kit.call("/api/contents/problem2/problem2.ipynb")
+    on_disk = nbformat.read(kit.work / "problem2" / "problem2.ipynb", 4)
+    released = nbformat.read(release / "problem2" / "problem2.ipynb", 4)
+    assert [c.source for c in on_disk.cells] == [c.source for c in released.cells]
+    for shown, cell in zip(model["content"]["cells"], released.cells, strict=True):
+        if cell.cell_type == "markdown" and RULE in cell.source:
+            english, _, chinese = cell.source.partition(RULE)
+            assert shown["source"].startswith(chinese), shown["source"][:80]
+            assert (
+                '<details class="other-language" lang="en"><summary>English</summary>'
+                in (shown["source"])
+            )
+            assert english in shown["source"] and RULE not in shown["source"]
+        else:
+            assert shown["source"] == cell.source
+
+
+@pytest.mark.slow
+def test_a_save_writes_the_release_back_and_validate_sees_nothing_changed(kit: Lab) -> None:
+    path = "/api/contents/problem4/problem4.ipynb"
+    model = kit.call(path)
+    before = nbformat.read(kit.work / "problem4" / "problem4.ipynb", 4)
+    kit.put(path, {"type": "notebook", "format": "json", "content": model["content"]})
+    after = nbformat.read(kit.work / "problem4" / "problem4.ipynb", 4)
+    assert [c.source for c in after.cells] == [c.source for c in before.cells]
+    assert after.metadata[METADATA_KEY] == "zh_CN"  # the feedback page's language
+    reply = kit.call("/assignments/validate", data=b"path=problem4/problem4.ipynb")
+    assert reply["success"], reply
+    assert "changed" not in reply["value"], "a read-only cell looks edited to Validate"
+    errors = " ".join(f["error"] for f in reply["value"]["failed"])
+    assert "项可见检查" in errors and "visible checks failed" not in errors, errors[:600]
 
 
 @pytest.mark.slow
@@ -227,7 +267,8 @@ def test_validate_works_in_the_kit(kit: Lab, release: Path) -> None:
 
 
 def test_the_launcher_imports_only_the_standard_library_and_jupyter() -> None:
-    """The kit runs it from an unpacked zip, where only the Python with JupyterLab is at hand."""
+    """The kit runs it from an unpacked zip, where only the Python with JupyterLab (and the
+    course's library, which the kit's requirements install with it) is at hand."""
     tree = ast.parse(LAUNCHER.read_text())
     imported = {
         alias.name
@@ -239,6 +280,8 @@ def test_the_launcher_imports_only_the_standard_library_and_jupyter() -> None:
         node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
     }
     top = {name.split(".")[0] for name in imported}
-    assert top - sys.stdlib_module_names <= {"jupyter_client"}, top - sys.stdlib_module_names
+    # jupyter_client (the lab's), roofline_lib (the kit's requirements install it beside JupyterLab)
+    allowed = {"jupyter_client", "roofline_lib"}
+    assert top - sys.stdlib_module_names <= allowed, top - sys.stdlib_module_names
     for path in LAUNCHER.parent.rglob("*"):  # the kit's build refuses any mention of the grader
         assert not path.is_file() or "roofline_grader" not in path.read_text(), path

@@ -19,6 +19,7 @@ from roofline_grader.checks.visible import CASES_PATH, render
 from roofline_lib import selfcheck
 from roofline_lib.selfcheck import VisibleCheckError, visible_checks
 from roofline_lib.selfcheck.answers import PLAN_ENV, collect
+from roofline_lib.selfcheck.language import LANGUAGE_ENV, SETTING_FILE
 
 from .mistakes import BY_KEY
 from .test_grading_checks import namespace
@@ -268,3 +269,52 @@ def test_problem_1c_judges_the_limit_as_the_grader_does(
         failed.value
     )
     assert "what your arithmetic_intensity(B, D, F) approaches" in str(failed.value)
+
+
+# -- one language at a time ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN", None])
+def test_a_failing_check_speaks_the_students_language_only(
+    language: str | None, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    monkeypatch.chdir(tmp_path)  # no setting file above: only the environment decides
+    if language is None:
+        monkeypatch.delenv(LANGUAGE_ENV, raising=False)
+    else:
+        monkeypatch.setenv(LANGUAGE_ENV, language)
+    ns = namespace("problem1", **BY_KEY["p1a-bf16"].answers())
+    with pytest.raises(VisibleCheckError) as failed:
+        visible_checks("p1a_bytes", ns)
+    shown = "\n".join(failed.value._render_traceback_())
+    english = ["returned 36; for these inputs it should be 18.", "Hint: an int8 element is one"]
+    chinese = ["返回了 36；对这组输入，应为 18。", "提示："]
+    has_english = [text in shown for text in [*english, "visible checks failed"]]
+    has_chinese = [text in shown for text in chinese]
+    assert all(has_english) == (language != "zh_CN"), shown
+    assert all(has_chinese) == (language != "en"), shown
+    assert not any(has_english) if language == "zh_CN" else True, shown
+    assert not any(has_chinese) if language == "en" else True, shown
+    if language is not None:  # the count, then two lines a failed case: nothing interleaved
+        assert len(shown.splitlines()) == 1 + 2 * 2, shown
+
+
+def test_the_work_folders_setting_decides_when_the_environment_does_not(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv(LANGUAGE_ENV, raising=False)
+    (tmp_path / SETTING_FILE).write_text("zh_CN\n", encoding="utf-8")
+    notebook_folder = tmp_path / "problem1"
+    notebook_folder.mkdir()
+    monkeypatch.chdir(notebook_folder)  # a kernel runs in its notebook's folder
+    ns = namespace("problem1", **BY_KEY["p1a-bf16"].answers())
+    out = _run("p1d_times", ns, capsys)
+    assert "暂不检查（1 项）" in out and "not checked yet" not in out, out
+
+
+def test_a_language_that_is_not_offered_is_named_with_the_allowed_ones(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(LANGUAGE_ENV, "fr")
+    with pytest.raises(ValueError, match=r"ROOFLINE_LAB_LANGUAGE must be one of en, zh_CN"):
+        visible_checks("p1a_bytes", namespace("problem1"))
