@@ -23,6 +23,9 @@ from typing import Any
 
 from roofline_grader.checks import Finding
 
+NO_NOTEBOOK = "no notebook was submitted for {assignment}"
+"""The detail of a ``missing-notebook`` problem (a template: the feedback page translates it)."""
+
 
 class ProblemKind(StrEnum):
     """A kind of problem met while grading a submission, with its words for people.
@@ -189,6 +192,8 @@ class SubmissionResult:
         autograded: the path of the autograded notebook, if nbgrader wrote one.
         seconds: how long grading it took, wall-clock.
         traceback: the grader's traceback, for a ``grader-error``.
+        language: the language the student read the exercises in, as the notebook records it
+            (``en``, ``zh_CN``; None when it records none): the feedback page's language.
     """
 
     key: str
@@ -207,6 +212,7 @@ class SubmissionResult:
     autograded: str | None = None
     seconds: float = 0.0
     traceback: str | None = None
+    language: str | None = None
 
     # -- totals and questions, computed once here -------------------------------------------------
 
@@ -267,6 +273,8 @@ class SubmissionResult:
         }
         if self.traceback is not None:
             data["traceback"] = self.traceback
+        if self.language is not None:
+            data["language"] = self.language
         return data
 
     @classmethod
@@ -299,4 +307,5 @@ class SubmissionResult:
             autograded=data.get("autograded"),
             seconds=float(data.get("seconds") or 0.0),
             traceback=data.get("traceback"),
+            language=data.get("language"),
         )

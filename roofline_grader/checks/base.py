@@ -29,6 +29,7 @@ import contextvars
 import hashlib
 import math
 import random
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -119,6 +120,22 @@ class Cause(Enum):
     IGNORES_INPUTS = "ignores-inputs"
     NO_ANSWER = "no-answer"
     CARRIED = "carried"
+
+
+_LABEL = re.compile(r"(?P<code>[A-Za-z_]\w*(?:\([^)]*\))?)(?P<joiner>, | )(?P<words>.+)", re.S)
+
+
+def label_words(label: str) -> tuple[str, str, str]:
+    """A finding's label as (code, joiner, words): ``bytes_loaded(B, D, F)``, ``" "``, ``on unseen
+    shapes``; ``run_mfu``, ``", "``, ``the run's MFU``. A label that is code alone
+    (``h100_critical_batch``) has no words; one that starts with words (``the peak line``) is
+    words alone. The words are what a feedback page translates (the checks' catalog has them)."""
+    if re.fullmatch(r"[A-Za-z_]\w*(?:\([^)]*\))?", label):
+        return label, "", ""
+    found = _LABEL.fullmatch(label)
+    if found and ("_" in found["code"] or "(" in found["code"]):
+        return found["code"], found["joiner"], found["words"]
+    return "", "", label
 
 
 @dataclass(frozen=True)

@@ -46,7 +46,7 @@ from roofline_lib.selfcheck import answers
 from roofline_lib.selfcheck.i18n import CATALOG_PATH, FIELD, Catalog
 
 from . import PARTS, base, make_plan
-from .base import expectations
+from .base import expectations, label_words
 
 if TYPE_CHECKING:  # babel is imported where it is used: the visible checks never need it
     from babel.messages.catalog import Catalog as BabelCatalog
@@ -77,6 +77,7 @@ def _where_checks() -> Iterable[tuple[str, str]]:
         for plan in plans:
             for expected in expectations(check, plan):
                 yield expected.hint, grade_id
+                yield label_words(expected.label)[2], grade_id  # a feedback page's words
                 yield from ((hint, grade_id) for hint, _ in expected.mistakes)
                 yield from ((note, grade_id) for note in expected.notes)
         yield from ((value.hint, grade_id) for value in check.visible_values)
@@ -91,7 +92,15 @@ def sources() -> tuple[tuple[str, tuple[str, ...]], ...]:
         ),
         ("roofline_lib.selfcheck", selfcheck.MESSAGES),
         ("roofline_lib.selfcheck.answers", answers.MESSAGES),
+        ("roofline_grader.outputs.feedback", _feedback_messages()),
     )
+
+
+def _feedback_messages() -> tuple[str, ...]:
+    """What a feedback page says of its own (imported here: the page imports the checks)."""
+    from roofline_grader.outputs import feedback
+
+    return feedback.MESSAGES
 
 
 def messages() -> dict[str, tuple[str, ...]]:

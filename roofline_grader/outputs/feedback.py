@@ -18,6 +18,12 @@ first bytes and a hash (:func:`roofline_grader.names.file_names`, which every ou
 file after a student uses).
 A problem page is written for every submitted notebook; :mod:`~roofline_grader.outputs.exchange` releases
 those with a ``submission_secret.txt`` to nbgrader's exchange and zips each student's pages.
+
+A page is in the language the student read the exercises in (the notebook records it,
+:func:`roofline_lib.selfcheck.language.notebook_language`; the course page takes the latest
+submission's): its own words (:data:`MESSAGES`), the problems' titles and every hint in Chinese
+for a student who chose 中文, in English for one who chose English, and in both, each hint in
+English then Chinese, for a submission that records no choice.
 """
 
 from __future__ import annotations
@@ -31,14 +37,49 @@ from pathlib import Path
 from typing import Any
 
 from roofline_grader.checks import PARTS, Finding
-from roofline_grader.checks.base import FEEDBACK_INTRO, NOT_GRADED_YET
+from roofline_grader.checks.base import FEEDBACK_INTRO, NOT_GRADED_YET, label_words
 from roofline_grader.course.cells import CellInfo, ReleaseIndex
 from roofline_grader.names import file_name, file_names, html_text
 from roofline_grader.outputs.gradebook import Scores
 from roofline_grader.outputs.report import fmt
 from roofline_grader.outputs.standing import Standing
-from roofline_grader.results import Status, SubmissionResult
+from roofline_grader.results import NO_NOTEBOOK, ProblemKind, Status, SubmissionResult
 from roofline_lib.selfcheck.i18n import translate
+from roofline_lib.selfcheck.language import languages_of
+
+# What a page says of its own, each translated in the checks' Chinese catalog (checks.po, through
+# roofline_grader.checks.catalog): templates with str.format fields, and plain words.
+FEEDBACK_FOR = "Feedback for {student}"
+TOTAL = "Total: {total} / {maximum} points"
+BY_HAND_PENDING = "{points} points still to be graded by hand"
+SO_FAR = "over the problems graded so far ({count} not graded yet)"
+NOT_GRADED_HEADING = "Not graded yet"
+ABOUT_NOTEBOOK = "About your notebook"
+PART, POINTS, CHECKS = "Part", "Points", "Checks"
+NO_ANSWER = "no answer was written"
+BY_HAND_WAITING = "graded by hand: not graded yet"
+BY_HAND = "graded by hand"
+ADJUSTED = "score adjusted by hand"
+THE_PARTS_CHECKS = "the part's checks"
+MESSAGES = (
+    FEEDBACK_FOR,
+    TOTAL,
+    BY_HAND_PENDING,
+    SO_FAR,
+    NOT_GRADED_HEADING,
+    ABOUT_NOTEBOOK,
+    PART,
+    POINTS,
+    CHECKS,
+    NO_ANSWER,
+    BY_HAND_WAITING,
+    BY_HAND,
+    ADJUSTED,
+    THE_PARTS_CHECKS,
+    *(kind.words for kind in ProblemKind if kind.words),
+    NO_NOTEBOOK,
+)
+"""Every word a feedback page says of its own (the grader's findings and hints are the checks')."""
 
 STYLE = """
 body { font: 15px/1.5 system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem;
@@ -62,13 +103,55 @@ def _clean(text: Any) -> str:
     return html.escape(_HIDDEN.sub("[hidden]", str(text)))
 
 
-def problem_title(cells: Sequence[CellInfo], assignment: str) -> str:
-    """The first heading of the notebook ('Problem 1 · An int8 matmul')."""
+def problem_title(cells: Sequence[CellInfo], assignment: str, language: str | None = None) -> str:
+    """The first heading of the notebook ('Problem 1 · An int8 matmul'), from the Chinese half of
+    its cell for ``zh_CN`` ('习题 1 · int8 矩阵乘法')."""
     for cell in cells:
-        for line in cell.source.splitlines():
+        parts = languages_of(cell.source)
+        source = parts[1] if parts and language == "zh_CN" else parts[0] if parts else cell.source
+        for line in source.splitlines():
             if line.startswith("# "):
                 return line[2:].strip()
     return assignment
+
+
+@dataclass(frozen=True)
+class Speech:
+    """How a page speaks: in ``language`` (``en``, ``zh_CN``), or in both (None)."""
+
+    language: str | None
+
+    def say(self, english: str, **fields: Any) -> str:
+        """One of the page's words (:data:`MESSAGES`) or a hint, escaped: in the page's language,
+        or with None its English followed by its Chinese on a line of its own."""
+        text = english.format(**{k: str(v) for k, v in fields.items()}) if fields else english
+        chinese = translate(text) if self.language != "en" else None
+        if self.language == "zh_CN":
+            return _clean(chinese or text)
+        return _clean(text) + (
+            f'<span class="zh" lang="zh-CN">{_clean(chinese)}</span>' if chinese else ""
+        )
+
+    def word(self, english: str, **fields: Any) -> str:
+        """Like :meth:`say`, but one language only: the page's, English when it has none (a
+        heading, a table header, where two lines would not fit)."""
+        text = english.format(**{k: str(v) for k, v in fields.items()}) if fields else english
+        chinese = translate(text) if self.language == "zh_CN" else None
+        return _clean(chinese or text)
+
+    @property
+    def html_lang(self) -> str:
+        return "zh-CN" if self.language == "zh_CN" else "en"
+
+
+def page_language(results: Mapping[str, SubmissionResult]) -> str | None:
+    """The language of the latest submission that records one (by its nbgrader timestamp, then
+    its assignment), or None: the language a page for these results is written in."""
+    chosen = [r for r in results.values() if r.language]
+    if not chosen:
+        return None
+    latest = max(chosen, key=lambda r: (r.timestamp or "", r.assignment))
+    return latest.language
 
 
 def page(
@@ -77,39 +160,56 @@ def page(
     scores: Mapping[str, Mapping[str, Any]],
     results: Mapping[str, SubmissionResult],
     standing: Standing,
-    subject: str = "",
+    subject: bool = False,
 ) -> str:
     """The HTML page of one student on the assignments of ``index`` (all of them: the course page;
-    one: a problem page, whose ``subject`` is the problem's title). ``scores`` and ``results`` are
-    keyed by assignment (an assignment without a result was not graded in this run). Every total
-    is the student's ``standing``'s (:mod:`roofline_grader.outputs.standing`): a problem not
-    graded yet is listed as such and counts in neither the total nor the maximum."""
+    one: a problem page, whose title names the problem when ``subject``). ``scores`` and
+    ``results`` are keyed by assignment (an assignment without a result was not graded in this
+    run). Every total is the student's ``standing``'s (:mod:`roofline_grader.outputs.standing`):
+    a problem not graded yet is listed as such and counts in neither the total nor the maximum.
+    The page speaks the language of ``results`` (:func:`page_language`)."""
+    speech = Speech(page_language(results))
+    colon = "：" if speech.language == "zh_CN" else ": "
     sections: list[str] = []
     not_yet = []
     counted = []
     for assignment, cells in index.notebooks:
         problem = standing.problem(assignment)
         if not problem.counts:
-            not_yet.append(_clean(problem_title(cells, assignment)))
+            not_yet.append(_clean(problem_title(cells, assignment, speech.language)))
             continue
         counted.append(problem)
         result = results.get(assignment)
         graded = result is not None and result.status is Status.GRADED
         grades = scores.get(assignment, {})
         rows = [
-            _row(part.grade_id, part.max_points, part.score, grades.get(part.grade_id, {}), result)
+            _row(
+                part.grade_id,
+                part.max_points,
+                part.score,
+                grades.get(part.grade_id, {}),
+                result,
+                speech,
+                cells,
+            )
             for part in problem.parts
         ]
         notes = "".join(
-            f"<li>{_clean(p.kind.words)}: {_clean(p.detail)}</li>"
+            f"<li>{speech.word(p.kind.words)}{colon}{speech.word(p.detail)}</li>"
             for p in (result.problems if result else ())
         )
         heading = (
-            f"<h2>{_clean(problem_title(cells, assignment))} — {fmt(problem.points)} / "
-            f"{fmt(problem.max_points)}</h2>"
+            f"<h2>{_clean(problem_title(cells, assignment, speech.language))} — "
+            f"{fmt(problem.points)} / {fmt(problem.max_points)}</h2>"
         )
-        about = f'<div class="notes"><strong>About your notebook</strong><ul>{notes}</ul></div>'
-        table = "<table><tr><th>Part</th><th>Points</th><th>Checks</th></tr>" + "".join(rows)
+        about = (
+            f'<div class="notes"><strong>{speech.word(ABOUT_NOTEBOOK)}</strong>'
+            f"<ul>{notes}</ul></div>"
+        )
+        table = (
+            f"<table><tr><th>{speech.word(PART)}</th><th>{speech.word(POINTS)}</th>"
+            f"<th>{speech.word(CHECKS)}</th></tr>" + "".join(rows)
+        )
         sections.append(
             "<section>"
             + heading
@@ -120,22 +220,34 @@ def page(
     total = sum(p.points for p in counted)
     maximum = sum(p.max_points for p in counted)
     waiting = sum(p.awaiting_points for p in counted)
-    pending = f" ({fmt(waiting)} points still to be graded by hand)" if waiting else ""
+    comma = "，" if speech.language == "zh_CN" else ", "
+    notes_after = []
+    if waiting:
+        notes_after.append(speech.word(BY_HAND_PENDING, points=fmt(waiting)))
     if not_yet:
-        pending += f"; over the problems graded so far ({len(not_yet)} not graded yet)"
+        notes_after.append(speech.word(SO_FAR, count=len(not_yet)))
         items = "".join(f"<li>{title}</li>" for title in not_yet)
         sections.append(
-            "<section><h2>Not graded yet</h2>"
-            f"<p>{_clean(NOT_GRADED_YET)}{_chinese(NOT_GRADED_YET)}</p><ul>{items}</ul></section>"
+            f"<section><h2>{speech.word(NOT_GRADED_HEADING)}</h2>"
+            f"<p>{speech.say(NOT_GRADED_YET)}</p><ul>{items}</ul></section>"
         )
-    title = f"Feedback for {html_text(student)}" + (f": {_clean(subject)}" if subject else "")
+    pending = f" ({comma.join(notes_after)})" if notes_after else ""
+    if speech.language == "zh_CN" and notes_after:
+        pending = f"（{comma.join(notes_after)}）"
+    name = html_text(student)
+    title = speech.word(FEEDBACK_FOR, student="\0").replace("\0", name)
+    if subject and index.notebooks:
+        assignment, cells = index.notebooks[0]
+        separator = "：" if speech.language == "zh_CN" else ": "
+        title += separator + _clean(problem_title(cells, assignment, speech.language))
+    total_line = speech.word(TOTAL, total=fmt(total), maximum=fmt(maximum))
     return (
-        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<!doctype html>\n<html lang="{speech.html_lang}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{title}</title><style>{STYLE}</style></head><body>"
         f"<h1>{title}</h1>"
-        f"<p><strong>Total: {fmt(total)} / {fmt(maximum)} points</strong>{pending}.</p>"
-        f'<p class="small">{_clean(FEEDBACK_INTRO)}{_chinese(FEEDBACK_INTRO)}</p>'
+        f"<p><strong>{total_line}</strong>{pending}</p>"
+        f'<p class="small">{speech.say(FEEDBACK_INTRO)}</p>'
         + "".join(sections)
         + "</body></html>\n"
     )
@@ -147,46 +259,68 @@ def _row(
     score: float | None,
     grade: Mapping[str, Any],
     result: SubmissionResult | None,
+    speech: Speech,
+    cells: Sequence[CellInfo],
 ) -> str:
     part = PARTS.get(gid)
-    title = f"({part.letter}) {part.title}" if part else gid
+    title = f"({part.letter}) {part_title(part, cells, speech.language)}" if part else gid
     if part is not None and part.manual:
         if result is not None and result.comments.get(gid) == "No response.":
-            checks = '<li class="fail">✗ no answer was written</li>'
+            checks = f'<li class="fail">✗ {speech.word(NO_ANSWER)}</li>'
         elif score is None:
-            checks = '<li class="wait">graded by hand: not graded yet</li>'
+            checks = f'<li class="wait">{speech.word(BY_HAND_WAITING)}</li>'
         else:
             comment = grade.get("comment")
-            checks = '<li class="pass">graded by hand</li>' + (
+            checks = f'<li class="pass">{speech.word(BY_HAND)}</li>' + (
                 f"<li>{_clean(comment)}</li>" if comment else ""
             )
     else:
         verdict = result.verdict(gid) if result is not None else None
         findings = verdict.findings if verdict is not None else ()
         if not findings:
-            findings = (Finding("the part's checks", bool(score)),)
-        checks = "".join(_finding(f) for f in findings)
+            findings = (Finding(THE_PARTS_CHECKS, bool(score)),)
+        checks = "".join(_finding(f, speech) for f in findings)
         if grade.get("manual"):
-            checks += "<li>score adjusted by hand</li>"
+            checks += f"<li>{speech.word(ADJUSTED)}</li>"
     return (
         f'<tr><td>{_clean(title)}</td><td class="points">{fmt(score) or "–"} / {fmt(points)}</td>'
         f"<td><ul>{checks}</ul></td></tr>"
     )
 
 
-def _chinese(text: str) -> str:
-    """The Chinese of a hint or note, on a line of its own (nothing when the catalog has none)."""
-    chinese = translate(text) if text else None
-    return f'<span class="zh" lang="zh-CN">{_clean(chinese)}</span>' if chinese else ""
+def _label(label: str, speech: Speech) -> str:
+    """A finding's label: its code as it is, its words (:func:`label_words`) in the page's
+    language (English where the catalog has no Chinese)."""
+    code, joiner, words = label_words(label)
+    if speech.language != "zh_CN" or not words:
+        return _clean(label)
+    said = speech.word(words)
+    if not code:
+        return said
+    return _clean(code) + ("，" if joiner == ", " else " ") + said
 
 
-def _finding(finding: Finding) -> str:
+def part_title(part: Any, cells: Sequence[CellInfo], language: str | None) -> str:
+    """A part's title: the checks' ('bytes loaded and written'), or for ``zh_CN`` the heading of
+    its statement in the release's Chinese ('## (a) 搬运的字节数 — 2 分' gives 搬运的字节数)."""
+    if language == "zh_CN":
+        for cell in cells:
+            parts = languages_of(cell.source)
+            heading = parts[1].lstrip().split("\n", 1)[0] if parts else ""
+            if heading.startswith(f"## ({part.letter}) "):
+                return heading.removeprefix(f"## ({part.letter}) ").split(" — ")[0].strip()
+    return str(part.title)
+
+
+def _finding(finding: Finding, speech: Speech) -> str:
     """A check as a list item: ✓ with its note (follow-through), or ✗ with its hint; the note or
-    hint in English, then in Chinese."""
-    label, hint, chinese = _clean(finding.label), _clean(finding.hint), _chinese(finding.hint)
+    hint in the page's language (with none, in English, then in Chinese)."""
+    label = _label(finding.label, speech)
+    hint = speech.say(finding.hint) if finding.hint else ""
     if finding.passed:
-        return f'<li class="pass">✓ {label}' + (f" ({hint})" if hint else "") + chinese + "</li>"
-    return f'<li class="fail">✗ {label}: {hint}{chinese}</li>'
+        return f'<li class="pass">✓ {label}' + (f" ({hint})" if hint else "") + "</li>"
+    colon = "：" if speech.language == "zh_CN" else ": "
+    return f'<li class="fail">✗ {label}{colon}{hint}</li>'
 
 
 COURSE_PAGE = "index.html"
@@ -310,9 +444,8 @@ def _write_problem_page(
     target.mkdir()
     notebook_id = Path(str(result.notebook)).stem
     path = target / f"{assignment}.html"
-    subject = problem_title(index.cells(assignment), assignment)
     only = index.only(assignment)
-    text = page(student, only, scores, {assignment: result}, standing, subject=subject)
+    text = page(student, only, scores, {assignment: result}, standing, subject=True)
     path.write_text(text, encoding="utf-8")
     secret, timestamp = result.secret or None, result.timestamp or None
     if secret:

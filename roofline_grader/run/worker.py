@@ -38,12 +38,14 @@ from roofline_grader.intake.integrity import (
 from roofline_grader.kernel.execute import REPORT_SUFFIX, ExecutionReport
 from roofline_grader.outputs.gradebook import read_scores, sqlite_url
 from roofline_grader.results import (
+    NO_NOTEBOOK,
     PartResult,
     ProblemKind,
     Status,
     SubmissionProblem,
     SubmissionResult,
 )
+from roofline_lib.selfcheck.language import notebook_language
 
 SCRATCH_STUDENT = "student"
 """The student id inside a scratch course (the real id may hold characters nbgrader globs on)."""
@@ -109,7 +111,7 @@ def missing_result(task: Task, settings: Settings) -> SubmissionResult:
     """The result of a task with no notebook: missing, every part at zero, as nbgrader scores a
     missing notebook. Nothing runs for it, so the run records it without a worker."""
     problem = SubmissionProblem(
-        ProblemKind.MISSING_NOTEBOOK, f"no notebook was submitted for {task.assignment}"
+        ProblemKind.MISSING_NOTEBOOK, NO_NOTEBOOK.format(assignment=task.assignment)
     )
     result = _base_result(task, Status.MISSING, [problem])
     return replace(result, parts=_zero_parts(settings.release_index.cells(task.assignment)))
@@ -198,7 +200,8 @@ def _read(task: Task) -> tuple[nbformat.NotebookNode | None, SubmissionResult]:
                 f"the notebook is {size / 2**20:.0f} MiB, mostly stored output (cleared)",
             )
         )
-    return nb, _base_result(task, Status.GRADED, problems)
+    result = _base_result(task, Status.GRADED, problems)
+    return nb, replace(result, language=notebook_language(nb))
 
 
 def _repair(

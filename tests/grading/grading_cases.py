@@ -18,6 +18,7 @@ from pathlib import Path
 import nbformat
 
 from roofline_grader.checks import PARTS, PROBLEMS
+from roofline_lib.selfcheck.language import METADATA_KEY
 
 ROOT = Path(__file__).resolve().parents[2]
 ASSIGNMENTS = tuple(PROBLEMS)
@@ -650,10 +651,32 @@ def cases(release: Path) -> list[Case]:
             },
             ("missing-notebook",),
         ),
+        Case(  # read in Chinese (the lab records it): the same grades, a page in Chinese
+            "partial-zh",
+            {
+                "problem1": _edit(p1(release, **PARTIAL_P1), _read_in_chinese),
+                "problem6": _edit(solved(release, "problem6", **PARTIAL_P6), _read_in_chinese),
+            },
+            {
+                gid: FULL[gid]
+                for gid in (
+                    "p1a_bytes",
+                    "p1d_times",
+                    "p6a_standard",
+                    "p6b_standard_intensity",
+                    "p6d_regime",
+                )
+            },
+            ("missing-notebook",),
+        ),
         *bad,
         *attacks,
         *mistake_cases(release),
     ]
+
+
+def _read_in_chinese(nb: nbformat.NotebookNode) -> None:
+    nb.metadata[METADATA_KEY] = "zh_CN"
 
 
 def expected_problem1_total(case: Case) -> float:

@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 
 from roofline_grader.checks import catalog
-from roofline_grader.checks.base import Cause, Finding, carried_note
+from roofline_grader.checks.base import Cause, Finding, carried_note, label_words
 from roofline_grader.checks.problem3 import curve_hint
 from roofline_grader.checks.problem7 import SET_CRITICAL_D_HINT
 from roofline_grader.outputs import feedback
+from roofline_grader.results import Status, SubmissionResult
 from roofline_lib.selfcheck import VisibleCheckError, visible_checks
 from roofline_lib.selfcheck.i18n import (
     Catalog,
@@ -99,8 +100,7 @@ def test_a_hint_with_a_number_in_it_is_translated_through_its_template() -> None
     assert "D = F = 4096" in (translate(curve_hint(4096)) or "")
     one = SET_CRITICAL_D_HINT.format(name="d_crit_ib_8", n=8, key="ib_bytes_per_s")
     assert (
-        translate(one)
-        == "用你的 critical_d 在 N = 8、带宽为 ib_bytes_per_s 时的值来设置 d_crit_ib_8"
+        translate(one) == "d_crit_ib_8 应等于你的 critical_d 在 N = 8、带宽为 ib_bytes_per_s 时的值"
     )
 
 
@@ -116,16 +116,44 @@ def test_a_text_the_catalog_lacks_is_shown_in_english_alone() -> None:
     assert bilingual("do not round the answer") == "do not round the answer\n答案不要四舍五入"
 
 
-def test_the_feedback_shows_each_hint_and_note_in_both_languages() -> None:
+def test_feedback_with_no_language_chosen_shows_each_hint_in_both() -> None:
+    both = feedback.Speech(None)
     failed = feedback._finding(
-        Finding("ops(B, D, F) on unseen shapes", False, "a multiply-add counts as two operations")
+        Finding("ops(B, D, F) on unseen shapes", False, "a multiply-add counts as two operations"),
+        both,
     )
     assert "a multiply-add counts as two operations" in failed
     assert '<span class="zh" lang="zh-CN">一次乘加算 2 次运算</span>' in failed
     carried = feedback._finding(
-        Finding("t_math(B, D, F)", True, carried_note("part (b)"), Cause.CARRIED)
+        Finding("t_math(B, D, F)", True, carried_note("part (b)"), Cause.CARRIED), both
     )
     assert "carried forward from part (b)" in carried and "沿用第 (b) 小题的结果" in carried
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_feedback_speaks_the_language_the_student_chose_only(language: str) -> None:
+    hint = "a multiply-add counts as two operations"
+    failed = feedback._finding(Finding("ops(B, D, F)", False, hint), feedback.Speech(language))
+    assert (hint in failed) == (language == "en")
+    assert ("一次乘加算 2 次运算" in failed) == (language == "zh_CN")
+    assert 'class="zh"' not in failed  # one language: nothing interleaved
+
+
+def test_a_pages_language_is_the_latest_submissions_that_records_one() -> None:
+    def result(assignment: str, timestamp: str, language: str | None) -> SubmissionResult:
+        return SubmissionResult(
+            assignment, "ana", assignment, "x", Status.GRADED, timestamp=timestamp,
+            language=language,
+        )  # fmt: skip
+
+    assert feedback.page_language({}) is None
+    results = {
+        "problem1": result("problem1", "2026-12-01 10:00:00 UTC", "en"),
+        "problem2": result("problem2", "2026-12-02 10:00:00 UTC", "zh_CN"),
+        "problem3": result("problem3", "2026-12-03 10:00:00 UTC", None),
+    }
+    assert feedback.page_language(results) == "zh_CN"
+    assert SubmissionResult.from_json(results["problem2"].to_json()).language == "zh_CN"
 
 
 # -- the catalog's own checks, on a copy ----------------------------------------------------------
@@ -238,3 +266,28 @@ def test_the_readme_command_reports_the_catalog_complete() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     assert " 0 fuzzy, 0 untranslated;" in done.stdout
     assert done.stdout.rstrip().endswith("complete: every message has its Chinese")
+
+
+def test_a_findings_label_is_code_and_words_and_only_the_words_are_translated() -> None:
+    assert label_words("bytes_loaded(B, D, F) on unseen shapes") == (
+        "bytes_loaded(B, D, F)",
+        " ",
+        "on unseen shapes",
+    )
+    assert label_words("run_mfu, the run's MFU") == ("run_mfu", ", ", "the run's MFU")
+    assert label_words("h100_critical_batch") == ("h100_critical_batch", "", "")
+    assert label_words("the peak line") == ("", "", "the peak line")
+    chinese = feedback.Speech("zh_CN")
+    failed = feedback._finding(Finding("ops(B, D, F) on unseen shapes", False, "x"), chinese)
+    assert "ops(B, D, F) 在未见过的形状上" in failed
+
+
+def test_a_named_value_hint_says_what_the_value_should_equal() -> None:
+    """ "critical_batch_4096 应等于你的 critical_batch 在 … 时的值", not the stiff "用你的 critical_batch
+    … 来设置 critical_batch_4096" that reads as a translation."""
+    stiff = [
+        str(m.string)
+        for m in catalog.read_po()
+        if m.id and "来设置" in str(m.string) and str(m.string).startswith("用你的")
+    ]
+    assert stiff == []

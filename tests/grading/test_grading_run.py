@@ -159,6 +159,22 @@ def test_feedback_pages_show_checks_and_never_hidden_test_source(graded: GradedR
     assert "✓ bytes_loaded(B, D, F) on unseen shapes" in partial
     assert "✗ flash_bytes(H, S, d, M) on unseen shapes, scalars and arrays: a partial" in partial
     assert "no notebook was submitted for problem2" in partial
+    assert '<html lang="en">' in partial and 'lang="zh-CN">' in partial  # bilingual hints
+
+
+def test_a_student_who_read_in_chinese_gets_a_chinese_feedback_page(graded: GradedRun) -> None:
+    page = graded.feedback("partial-zh")
+    assert '<html lang="zh-CN">' in page and "partial-zh 的反馈" in page
+    assert "总分：" in page and "Total:" not in page
+    assert "习题 1 · int8 矩阵乘法" in page and "Problem 1" not in page
+    assert "(a) 搬运的字节数" in page and "bytes loaded and written" not in page
+    assert "没有 notebook：没有提交 problem2 的 notebook" in page
+    assert 'class="zh"' not in page  # one language: no English with Chinese under it
+    for words in ("on unseen shapes", "Part</th>", "About your notebook", "Each part lists"):
+        assert words not in page, words
+    english = graded.feedback("partial")
+    same = re.findall(r'class="points">([^<]*)<', english)
+    assert re.findall(r'class="points">([^<]*)<', page) == same  # the same grades
 
 
 def test_report_names_every_submission_with_a_problem_and_why(graded: GradedRun) -> None:
