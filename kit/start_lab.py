@@ -165,11 +165,14 @@ def lab_environment(
     course_configs: Sequence[Path], base: dict[str, str] | None = None
 ) -> dict[str, str]:
     """The environment JupyterLab (and so each kernel) runs in: ``base`` (default: this one)
-    without ``MPLBACKEND``, and with the course's and the kit's Jupyter configuration first on
-    ``JUPYTER_CONFIG_PATH``."""
+    without ``MPLBACKEND``, with this script's folder first on ``PYTHONPATH`` (for
+    ``lab_language``, the contents manager the configuration names), and with the course's and
+    the kit's Jupyter configuration first on ``JUPYTER_CONFIG_PATH``."""
     env = dict(os.environ if base is None else base)
     # ipykernel selects matplotlib's inline backend only when MPLBACKEND is unset
     env.pop("MPLBACKEND", None)
+    # the server imports the contents manager the configuration names from beside this script
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(HERE), env.get("PYTHONPATH")) if p)
     path = [str(p.resolve()) for p in course_configs] + [str(CONFIG)]
     if not course_configs:
         path.append(str(NO_EXCHANGE_CONFIG))

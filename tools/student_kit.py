@@ -5,7 +5,8 @@ The zip has one top folder, ``roofline-student-kit/``::
     README.md            what this is, the two commands, how to work and hand in
                          (source: tools/student_kit_README.md)
     requirements.txt     everything to install, pinned as in constraints.txt
-    start_lab.py         the launcher, and its Jupyter configuration (from kit/)
+    start_lab.py         the launcher, the lab's contents manager (statements in the
+    lab_language.py      student's language) and its Jupyter configuration (from kit/)
     jupyter/
     exercises/problemN/  the released notebooks (from exercises/, what `make release` wrote)
     wheels/roofline_lib-<version>-py3-none-any.whl    the course library, alone
@@ -73,7 +74,7 @@ STUDENT_TOOLS = ("jupyterlab", "nbgrader", "ipykernel")
 UNPINNED = {"pip", "setuptools", "wheel"}
 """Left out of constraints.txt by pip freeze; listed unpinned (a new venv already has them)."""
 
-LAUNCHER = ("kit/start_lab.py", "kit/jupyter")
+LAUNCHER = ("kit/start_lab.py", "kit/lab_language.py", "kit/jupyter")
 JUNK = ("__pycache__", "*.pyc", "*.pyo", ".ipynb_checkpoints", ".DS_Store", "*~", "*.swp")
 FORBIDDEN_TEXT = ("BEGIN SOLUTION", "BEGIN HIDDEN TESTS", "roofline_grader")
 """Text that would mean a solution, a hidden test or the grader got into the kit."""

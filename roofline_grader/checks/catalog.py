@@ -10,7 +10,8 @@ from one gettext catalog, whose msgids are the English exactly as the checks wri
   hints, its misconceptions' hints and its follow-through notes; then the hints of its visible
   values, and the templates of what a finding, the visible checks and the student's kernel say when
   there is nothing to judge (``base.TEMPLATES``, ``selfcheck.MESSAGES``,
-  ``selfcheck.answers.MESSAGES``), and what a feedback page says of its own (``feedback.MESSAGES``);
+  ``selfcheck.answers.MESSAGES``), and, given by :mod:`roofline_grader.outputs.catalog`, what a
+  feedback page says of its own;
 * an entry whose msgid has ``{fields}`` is a template (flagged ``python-brace-format``): a hint
   written with a number or a name in it ("no line matches achievable FLOP/s for D = F = 4096…") is
   translated through its template, never entry by entry;
@@ -23,18 +24,16 @@ from one gettext catalog, whose msgids are the English exactly as the checks wri
   ``python -m roofline_grader.checks.visible``), so the student kit, which ships ``roofline_lib``
   alone, carries it.
 
-``python -m roofline_grader.checks.catalog`` reports the catalog's coverage; ``--update`` first adds
+``python -m roofline_grader.outputs.catalog`` reports the catalog's coverage; ``--update`` first adds
 every message that has no entry yet (empty, to be translated) and refreshes each entry's comment of
 where it is used.
 """
 
 from __future__ import annotations
 
-import argparse
 import io
 import json
 import re
-import sys
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -57,6 +56,8 @@ PO_PATH = ROOT / "locales" / "zh_CN" / "LC_MESSAGES" / "checks.po"
 """The catalog's source, edited by translators (gettext's format)."""
 
 TEMPLATE_FLAG = "python-brace-format"
+CLI = "roofline_grader.outputs.catalog"
+"""The command that updates and reports the catalog (it adds what the feedback page says)."""
 KEPT = re.compile(
     r"(?!e\.g\b|i\.e\b)[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+"  # np.maximum
     r"|[A-Za-z0-9]*_[A-Za-z0-9_]+"  # critical_batch, T_math, own:_…
@@ -92,25 +93,22 @@ def sources() -> tuple[tuple[str, tuple[str, ...]], ...]:
         ),
         ("roofline_lib.selfcheck", selfcheck.MESSAGES),
         ("roofline_lib.selfcheck.answers", answers.MESSAGES),
-        ("roofline_grader.outputs.feedback", _feedback_messages()),
     )
 
 
-def _feedback_messages() -> tuple[str, ...]:
-    """What a feedback page says of its own (imported here: the page imports the checks)."""
-    from roofline_grader.outputs import feedback
-
-    return feedback.MESSAGES
+Sources = Iterable[tuple[str, Iterable[str]]]
+"""(module, the texts it shows a student): what rooms above the checks add (the feedback page's
+words, :mod:`roofline_grader.outputs.catalog`), since the checks may not import them."""
 
 
-def messages() -> dict[str, tuple[str, ...]]:
-    """Every English text the checks can show a student, with where it comes from (grade ids, or
-    the module of a template), sorted."""
+def messages(shown: Sources = ()) -> dict[str, tuple[str, ...]]:
+    """Every English text the checks (and the ``shown`` sources) can show a student, with where
+    it comes from (grade ids, or the module of a template), sorted."""
     found: dict[str, set[str]] = defaultdict(set)
     for text, where in _where_checks():
         if text:
             found[text].add(where)
-    for module, templates in sources():
+    for module, templates in (*sources(), *shown):
         for template in templates:
             found[template].add(module)
     return {text: tuple(sorted(where)) for text, where in sorted(found.items())}
@@ -215,12 +213,12 @@ def write_compiled(po_path: Path = PO_PATH, path: Path = CATALOG_PATH) -> Path:
     return path
 
 
-def update(po_path: Path = PO_PATH) -> list[str]:
+def update(po_path: Path = PO_PATH, shown: Sources = ()) -> list[str]:
     """Add an empty entry for every message the catalog cannot translate yet, and set each
     entry's comment to where it is used (the messages it translates, a template's instances and
     the values filled into them included); returns the messages added."""
     po = read_po(po_path) if po_path.is_file() else new_po()
-    found = messages()
+    found = messages(shown)
     translator = Catalog.from_json(compiled_text(po))
     added: list[str] = []
     uses: defaultdict[str, set[str]] = defaultdict(set)
@@ -268,11 +266,13 @@ def _ambiguous(text: str, translator: Catalog) -> str | None:
     return None
 
 
-def problems(po_path: Path = PO_PATH, compiled: Path = CATALOG_PATH) -> list[str]:
-    """Everything that keeps the catalog from giving every message its Chinese, in words; empty
-    when the catalog is complete."""
+def problems(
+    po_path: Path = PO_PATH, compiled: Path = CATALOG_PATH, shown: Sources = ()
+) -> list[str]:
+    """Everything that keeps the catalog from giving every message (the checks' and ``shown``)
+    its Chinese, in words; empty when the catalog is complete."""
     if not po_path.is_file():
-        return [f"{po_path.relative_to(ROOT)} is missing: run `python -m {__name__} --update`"]
+        return [f"{po_path.relative_to(ROOT)} is missing: run `python -m {CLI} --update`"]
     po = read_po(po_path)
     out = []
     for m in _entries(po):
@@ -288,7 +288,7 @@ def problems(po_path: Path = PO_PATH, compiled: Path = CATALOG_PATH) -> list[str
             out.append(f"flag it {TEMPLATE_FLAG} if and only if it has fields: {m.english!r}")
     translator = Catalog.from_json(compiled_text(po))
     used: set[str] = set()
-    for text in messages():
+    for text in messages(shown):
         chinese, entries = translator.lookup(text)
         used |= entries
         if chinese is None and po.get(text) is None:
@@ -303,7 +303,7 @@ def problems(po_path: Path = PO_PATH, compiled: Path = CATALOG_PATH) -> list[str
     return out
 
 
-def coverage(po_path: Path = PO_PATH) -> str:
+def coverage(po_path: Path = PO_PATH, shown: Sources = ()) -> str:
     """One line: messages, entries, translated, fuzzy, untranslated."""
     po = read_po(po_path)
     entries = _entries(po)
@@ -313,26 +313,5 @@ def coverage(po_path: Path = PO_PATH) -> str:
         f"checks.po: {len(entries)} entries ({templates} templates), {translated} translated, "
         f"{sum(bool(m.fuzzy) for m in entries)} fuzzy, "
         f"{sum(not m.chinese for m in entries)} untranslated; "
-        f"{len(messages())} messages the checks can show"
+        f"{len(messages(shown))} messages the checks can show"
     )
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog=f"python -m {__name__}", description=__doc__.split("\n")[0]
-    )
-    parser.add_argument(
-        "--update", action="store_true", help="add an entry for each message without one"
-    )
-    args = parser.parse_args(argv)
-    if args.update:
-        added = update()
-        print(f"added {len(added)} entries to {PO_PATH.relative_to(ROOT)}")
-    print(coverage())
-    found = problems()
-    print("\n".join(found) if found else "complete: every message has its Chinese")
-    return 1 if found else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -8,6 +8,8 @@
 * :mod:`~roofline_grader.outputs.report`: grades.csv, report.txt and report.json;
 * :mod:`~roofline_grader.outputs.classreport`: report.html, what the class got wrong;
 * :mod:`~roofline_grader.outputs.feedback`: a page per student;
+* :mod:`~roofline_grader.outputs.catalog`: the Chinese of all a student is shown, checked in one
+  command (the checks' hints and the pages' own words);
 * :mod:`~roofline_grader.outputs.exchange`: the pages to nbgrader's exchange, and a zip each;
 * :mod:`~roofline_grader.outputs.exports`: Canvas and Moodle import files.
 

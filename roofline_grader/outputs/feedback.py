@@ -48,7 +48,7 @@ from roofline_lib.selfcheck.i18n import translate
 from roofline_lib.selfcheck.language import languages_of
 
 # What a page says of its own, each translated in the checks' Chinese catalog (checks.po, through
-# roofline_grader.checks.catalog): templates with str.format fields, and plain words.
+# roofline_grader.outputs.catalog lists them): templates with str.format fields, and plain words.
 FEEDBACK_FOR = "Feedback for {student}"
 TOTAL = "Total: {total} / {maximum} points"
 BY_HAND_PENDING = "{points} points still to be graded by hand"

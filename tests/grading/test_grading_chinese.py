@@ -16,6 +16,7 @@ from roofline_grader.checks import catalog
 from roofline_grader.checks.base import Cause, Finding, carried_note, label_words
 from roofline_grader.checks.problem3 import curve_hint
 from roofline_grader.checks.problem7 import SET_CRITICAL_D_HINT
+from roofline_grader.outputs import catalog as grader_catalog
 from roofline_grader.outputs import feedback
 from roofline_grader.results import Status, SubmissionResult
 from roofline_lib.selfcheck import VisibleCheckError, visible_checks
@@ -34,9 +35,9 @@ from .test_grading_checks import namespace
 
 def test_every_message_a_check_can_show_has_its_chinese() -> None:
     """Drift is a failure: a hint without a translation, a fuzzy or obsolete entry, a lost name or
-    number, a stale compiled catalog. `python -m roofline_grader.checks.catalog --update` adds
+    number, a stale compiled catalog. `python -m roofline_grader.outputs.catalog --update` adds
     the missing entries; `make release` compiles the catalog."""
-    assert catalog.problems() == []
+    assert grader_catalog.problems() == []
 
 
 def test_the_catalog_covers_the_hints_of_every_known_mistake() -> None:
@@ -186,7 +187,7 @@ def test_a_fuzzy_or_changed_translation_is_reported(po_copy: Path, tmp_path: Pat
     _edit(po_copy, "do not round the answer", fuzzy=True)
     _edit(po_copy, "count 2 OPs per multiply-add: 2·B·D·F OPs", string="每次乘加算两次运算")
     _edit(po_copy, "no answer came back for {name}", string="没有拿到答案")
-    found = catalog.problems(po_copy, _compiled(po_copy, tmp_path))
+    found = grader_catalog.problems(po_copy, _compiled(po_copy, tmp_path))
     assert "fuzzy (the English changed): 'do not round the answer'" in found
     assert "the translation lacks 2: 'count 2 OPs per multiply-add: 2·B·D·F OPs'" in found
     assert any(f.startswith("the translation's fields are not ['name']") for f in found)
@@ -200,7 +201,7 @@ def test_a_changed_english_hint_is_untranslated_and_its_old_entry_obsolete(
     po.delete(old.id)
     po.add("do not round your answer", old.string)
     catalog.write_po(po, po_copy)
-    found = catalog.problems(po_copy, _compiled(po_copy, tmp_path))
+    found = grader_catalog.problems(po_copy, _compiled(po_copy, tmp_path))
     assert "no translation: 'do not round the answer'" in found
     assert "obsolete (no check says it): 'do not round your answer'" in found
 
@@ -208,7 +209,7 @@ def test_a_changed_english_hint_is_untranslated_and_its_old_entry_obsolete(
 def test_a_stale_compiled_catalog_is_reported(po_copy: Path, tmp_path: Path) -> None:
     compiled = _compiled(po_copy, tmp_path)
     _edit(po_copy, "give the time in seconds", string="时间用秒表示")
-    found = catalog.problems(po_copy, compiled)
+    found = grader_catalog.problems(po_copy, compiled)
     assert found == ["checks.zh_CN.json is not the compiled checks.po: run `make release`"]
 
 
@@ -216,7 +217,7 @@ def test_update_adds_an_empty_entry_for_a_new_message(po_copy: Path) -> None:
     po = catalog.read_po(po_copy)
     po.delete("give the time in seconds")
     catalog.write_po(po, po_copy)
-    assert catalog.update(po_copy) == ["give the time in seconds"]
+    assert grader_catalog.update(po_copy) == ["give the time in seconds"]
     assert catalog.read_po(po_copy)["give the time in seconds"].string == ""
 
 
@@ -255,9 +256,9 @@ def test_chinese_lines_wrap_by_the_columns_they_take() -> None:
 
 
 def test_the_readme_command_reports_the_catalog_complete() -> None:
-    """README: `python -m roofline_grader.checks.catalog` reports what needs work."""
+    """README: `python -m roofline_grader.outputs.catalog` reports what needs work."""
     done = subprocess.run(
-        [sys.executable, "-m", "roofline_grader.checks.catalog"],
+        [sys.executable, "-m", "roofline_grader.outputs.catalog"],
         cwd=catalog.ROOT,
         capture_output=True,
         text=True,

@@ -1,17 +1,19 @@
-"""JupyterLab's side of one language at a time (:mod:`.language`): a contents manager that shows
-each statement of a notebook in the student's language as it is opened, and writes it back as
-released as it is saved.
+"""JupyterLab's side of one language at a time (``roofline_lib.selfcheck.language``): a contents
+manager that shows each statement of a notebook in the student's language as it is opened, and
+writes it back as released as it is saved.
 
-The kit's Jupyter configuration (``kit/jupyter/jupyter_server_config.json``) names
+It lives beside the launcher (the kit's ``start_lab.py`` puts this folder on the server's
+``PYTHONPATH``), not in the library: it is the lab's, and needs Jupyter Server, which the
+library does not. The kit's Jupyter configuration (``jupyter/jupyter_server_config.json``) names
 :class:`LanguageContentsManager` as the server's contents manager, so the kit and ``make lab``
-both use it. The student's language is :func:`~.language.chosen_language` for the server's root
+both use it. The student's language is ``chosen_language`` for the server's root
 folder (the launcher's ``ROOFLINE_LAB_LANGUAGE``, else the work folder's setting file); with none,
 notebooks are shown and saved exactly as they are.
 
 On disk a notebook keeps the release's bilingual statements, byte for byte: nbgrader's checksums
 of the read-only cells hold, Validate and the grader read what was released, and a student who
 switches language later sees every notebook in the new one. A save records the language in the
-notebook's metadata (:data:`~.language.METADATA_KEY`), so the feedback page can be written in it.
+notebook's metadata (``METADATA_KEY``), so the feedback page can be written in it.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from typing import Any
 
 from jupyter_server.services.contents.largefilemanager import AsyncLargeFileManager
 
-from .language import chosen_language, release_notebook, show_notebook
+from roofline_lib.selfcheck.language import chosen_language, release_notebook, show_notebook
 
 
 class LanguageContentsManager(AsyncLargeFileManager):
