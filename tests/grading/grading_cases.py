@@ -12,7 +12,7 @@ import json
 import re
 import textwrap
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import nbformat
@@ -630,44 +630,33 @@ def cases(release: Path) -> list[Case]:
         Case(student, {"problem1": p1(release, **answers)}, without(full1, *ATTACKED[student]))
         for student, answers in ATTACKS.items()
     ]
+    partial = Case(
+        "partial",
+        {
+            "problem1": p1(release, **PARTIAL_P1),
+            "problem6": solved(release, "problem6", **PARTIAL_P6),
+        },
+        {
+            gid: FULL[gid]
+            for gid in (
+                "p1a_bytes",
+                "p1d_times",
+                "p6a_standard",
+                "p6b_standard_intensity",
+                "p6d_regime",
+            )
+        },
+        ("missing-notebook",),
+    )
     return [
         Case("solved", {a: solved(release, a) for a in ASSIGNMENTS}, dict(FULL)),
         Case("blank", {a: release_notebook(release, a) for a in ASSIGNMENTS}, {}),
-        Case(
-            "partial",
-            {
-                "problem1": p1(release, **PARTIAL_P1),
-                "problem6": solved(release, "problem6", **PARTIAL_P6),
-            },
-            {
-                gid: FULL[gid]
-                for gid in (
-                    "p1a_bytes",
-                    "p1d_times",
-                    "p6a_standard",
-                    "p6b_standard_intensity",
-                    "p6d_regime",
-                )
-            },
-            ("missing-notebook",),
-        ),
-        Case(  # read in Chinese (the lab records it): the same grades, a page in Chinese
-            "partial-zh",
-            {
-                "problem1": _edit(p1(release, **PARTIAL_P1), _read_in_chinese),
-                "problem6": _edit(solved(release, "problem6", **PARTIAL_P6), _read_in_chinese),
-            },
-            {
-                gid: FULL[gid]
-                for gid in (
-                    "p1a_bytes",
-                    "p1d_times",
-                    "p6a_standard",
-                    "p6b_standard_intensity",
-                    "p6d_regime",
-                )
-            },
-            ("missing-notebook",),
+        partial,
+        # read in Chinese (the lab records it): the same grades, a page in Chinese
+        replace(
+            partial,
+            student="partial-zh",
+            notebooks={a: _edit(nb, _read_in_chinese) for a, nb in partial.notebooks.items()},
         ),
         *bad,
         *attacks,
