@@ -45,7 +45,7 @@ from roofline_grader.outputs.report import fmt
 from roofline_grader.outputs.standing import Standing
 from roofline_grader.results import NO_NOTEBOOK, ProblemKind, Status, SubmissionResult
 from roofline_lib.selfcheck.i18n import translate
-from roofline_lib.selfcheck.language import languages_of
+from roofline_lib.selfcheck.language import LANGUAGE_NAMES, languages_of
 
 # What a page says of its own, each translated in the checks' Chinese catalog (checks.po, through
 # roofline_grader.outputs.catalog lists them): templates with str.format fields, and plain words.
@@ -94,6 +94,8 @@ ul { margin: 0; padding-left: 1.1rem; }
 .notes, td { overflow-wrap: anywhere; }
 .small { color: #555; font-size: .9rem; }
 .zh { display: block; }
+details.other-language { margin-top: 3rem; border-top: 1px solid #ddd; padding-top: 1rem; }
+details.other-language > summary { cursor: pointer; font-weight: 600; }
 """
 _HIDDEN = re.compile(r"(?im)^.*(BEGIN HIDDEN TESTS|END HIDDEN TESTS|roofline_grader\.hidden).*$")
 
@@ -167,8 +169,34 @@ def page(
     ``results`` are keyed by assignment (an assignment without a result was not graded in this
     run). Every total is the student's ``standing``'s (:mod:`roofline_grader.outputs.standing`):
     a problem not graded yet is listed as such and counts in neither the total nor the maximum.
-    The page speaks the language of ``results`` (:func:`page_language`)."""
-    speech = Speech(page_language(results))
+    The page speaks the language of ``results`` (:func:`page_language`), with the other language
+    folded at its end, one click away (both interleaved when none was chosen)."""
+    language = page_language(results)
+    title, body = _content(student, index, scores, results, standing, subject, Speech(language))
+    if language is not None:
+        other = "en" if language == "zh_CN" else "zh_CN"
+        _, other_body = _content(student, index, scores, results, standing, subject, Speech(other))
+        body += (
+            f'<details class="other-language" lang="{Speech(other).html_lang}">'
+            f"<summary>{LANGUAGE_NAMES[other]}</summary>{other_body}</details>"
+        )
+    return (
+        f'<!doctype html>\n<html lang="{Speech(language).html_lang}"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{title}</title><style>{STYLE}</style></head><body>{body}</body></html>\n"
+    )
+
+
+def _content(
+    student: str,
+    index: ReleaseIndex,
+    scores: Mapping[str, Mapping[str, Any]],
+    results: Mapping[str, SubmissionResult],
+    standing: Standing,
+    subject: bool,
+    speech: Speech,
+) -> tuple[str, str]:
+    """A page's title and its body's HTML, as ``speech`` speaks (:func:`page`)."""
     colon = "：" if speech.language == "zh_CN" else ": "
     sections: list[str] = []
     not_yet = []
@@ -220,20 +248,19 @@ def page(
     total = sum(p.points for p in counted)
     maximum = sum(p.max_points for p in counted)
     waiting = sum(p.awaiting_points for p in counted)
-    comma = "，" if speech.language == "zh_CN" else ", "
-    notes_after = []
+    chinese = speech.language == "zh_CN"
+    pending = ""
     if waiting:
-        notes_after.append(speech.word(BY_HAND_PENDING, points=fmt(waiting)))
+        by_hand = speech.word(BY_HAND_PENDING, points=fmt(waiting))
+        pending += f"（{by_hand}）" if chinese else f" ({by_hand})"
     if not_yet:
-        notes_after.append(speech.word(SO_FAR, count=len(not_yet)))
+        pending += ("；" if chinese else "; ") + speech.word(SO_FAR, count=len(not_yet))
         items = "".join(f"<li>{title}</li>" for title in not_yet)
         sections.append(
             f"<section><h2>{speech.word(NOT_GRADED_HEADING)}</h2>"
             f"<p>{speech.say(NOT_GRADED_YET)}</p><ul>{items}</ul></section>"
         )
-    pending = f" ({comma.join(notes_after)})" if notes_after else ""
-    if speech.language == "zh_CN" and notes_after:
-        pending = f"（{comma.join(notes_after)}）"
+    pending += "。" if chinese else "."
     name = html_text(student)
     title = speech.word(FEEDBACK_FOR, student="\0").replace("\0", name)
     if subject and index.notebooks:
@@ -241,16 +268,12 @@ def page(
         separator = "：" if speech.language == "zh_CN" else ": "
         title += separator + _clean(problem_title(cells, assignment, speech.language))
     total_line = speech.word(TOTAL, total=fmt(total), maximum=fmt(maximum))
-    return (
-        f'<!doctype html>\n<html lang="{speech.html_lang}"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{title}</title><style>{STYLE}</style></head><body>"
+    body = (
         f"<h1>{title}</h1>"
         f"<p><strong>{total_line}</strong>{pending}</p>"
-        f'<p class="small">{speech.say(FEEDBACK_INTRO)}</p>'
-        + "".join(sections)
-        + "</body></html>\n"
+        f'<p class="small">{speech.say(FEEDBACK_INTRO)}</p>' + "".join(sections)
     )
+    return title, body
 
 
 def _row(

@@ -160,10 +160,15 @@ def test_feedback_pages_show_checks_and_never_hidden_test_source(graded: GradedR
     assert "✗ flash_bytes(H, S, d, M) on unseen shapes, scalars and arrays: a partial" in partial
     assert "no notebook was submitted for problem2" in partial
     assert '<html lang="en">' in partial and 'lang="zh-CN">' in partial  # bilingual hints
+    assert "<details" not in partial  # no language chosen: nothing folded
 
 
 def test_a_student_who_read_in_chinese_gets_a_chinese_feedback_page(graded: GradedRun) -> None:
-    page = graded.feedback("partial-zh")
+    page, fold, english = graded.feedback("partial-zh").partition(
+        '<details class="other-language" lang="en"><summary>English</summary>'
+    )
+    assert fold, "the English is one click away, folded at the end"
+    assert "Feedback for partial-zh" in english and "Total:" in english
     assert '<html lang="zh-CN">' in page and "partial-zh 的反馈" in page
     assert "总分：" in page and "Total:" not in page
     assert "习题 1 · int8 矩阵乘法" in page and "Problem 1" not in page
