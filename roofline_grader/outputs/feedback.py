@@ -142,6 +142,11 @@ class Speech:
         return _clean(chinese or text)
 
     @property
+    def colon(self) -> str:
+        """What stands between a name and what is said of it: "：" in Chinese, ": " otherwise."""
+        return "：" if self.language == "zh_CN" else ": "
+
+    @property
     def html_lang(self) -> str:
         return "zh-CN" if self.language == "zh_CN" else "en"
 
@@ -197,7 +202,6 @@ def _content(
     speech: Speech,
 ) -> tuple[str, str]:
     """A page's title and its body's HTML, as ``speech`` speaks (:func:`page`)."""
-    colon = "：" if speech.language == "zh_CN" else ": "
     sections: list[str] = []
     not_yet = []
     counted = []
@@ -223,7 +227,7 @@ def _content(
             for part in problem.parts
         ]
         notes = "".join(
-            f"<li>{speech.word(p.kind.words)}{colon}{speech.word(p.detail)}</li>"
+            f"<li>{speech.word(p.kind.words)}{speech.colon}{speech.word(p.detail)}</li>"
             for p in (result.problems if result else ())
         )
         heading = (
@@ -265,8 +269,7 @@ def _content(
     title = speech.word(FEEDBACK_FOR, student="\0").replace("\0", name)
     if subject and index.notebooks:
         assignment, cells = index.notebooks[0]
-        separator = "：" if speech.language == "zh_CN" else ": "
-        title += separator + _clean(problem_title(cells, assignment, speech.language))
+        title += speech.colon + _clean(problem_title(cells, assignment, speech.language))
     total_line = speech.word(TOTAL, total=fmt(total), maximum=fmt(maximum))
     body = (
         f"<h1>{title}</h1>"
@@ -342,8 +345,7 @@ def _finding(finding: Finding, speech: Speech) -> str:
     hint = speech.say(finding.hint) if finding.hint else ""
     if finding.passed:
         return f'<li class="pass">✓ {label}' + (f" ({hint})" if hint else "") + "</li>"
-    colon = "：" if speech.language == "zh_CN" else ": "
-    return f'<li class="fail">✗ {label}{colon}{hint}</li>'
+    return f'<li class="fail">✗ {label}{speech.colon}{hint}</li>'
 
 
 COURSE_PAGE = "index.html"

@@ -70,14 +70,9 @@ class VisibleCheckError(AssertionError):
 
     def _render_traceback_(self) -> list[str]:
         counts = {"failed": str(self.failed), "total": str(self.total)}
-        english = CHECKS_FAILED.format(**counts)
-        chinese = zh(CHECKS_FAILED, **counts)
-        if self.language == "zh_CN":
-            lines = [f"VisibleCheckError: {chinese or english}"]
-        else:
-            lines = [f"VisibleCheckError: {english}"]
-            if chinese and self.language is None:
-                lines.append(f"  {chinese}")
+        said = Said(CHECKS_FAILED.format(**counts), zh(CHECKS_FAILED, **counts) or "")
+        first, *rest = said.shown_in(self.language)
+        lines = [f"VisibleCheckError: {first}", *(f"  {line}" for line in rest)]
         for failure in self.failures:
             for line in failure.splitlines():
                 indent = " " * (len(line) - len(line.lstrip()) + 2)
@@ -155,6 +150,15 @@ class Said:
     english: str
     chinese: str = ""
 
+    def shown_in(self, language: str | None) -> list[str]:
+        """The line as a student reads it: in ``language`` (its English where it has no
+        Chinese), or with None its English and then its Chinese, when it has one."""
+        if language == "zh_CN":
+            return [self.chinese or self.english]
+        if language is None and self.chinese:
+            return [self.english, self.chinese]
+        return [self.english]
+
 
 NOTHING = Said("")
 
@@ -180,21 +184,14 @@ class Outcome:
         """✓ or ✗ and what was checked, then (``with_hint``) the hint: in ``language`` (English
         where the catalog has no Chinese), or with None in English and then in Chinese."""
         mark = "✓" if self.passed else "✗"
-        english_hint = HINT.format(hint=self.hint.english) if self.hint.english else ""
-        chinese_hint = zh(HINT, hint=self.hint.chinese) or self.hint.chinese
-        if language == "zh_CN":
-            lines = [f"{mark} {self.what.chinese or self.what.english}"]
-            if with_hint and english_hint:
-                lines.append(f"  {chinese_hint if self.hint.chinese else english_hint}")
-            return lines
-        lines = [f"{mark} {self.what.english}"]
-        if with_hint and english_hint:
-            lines.append(f"  {english_hint}")
-        if language is None and self.what.chinese:
-            lines.append(f"  {self.what.chinese}")
-        if language is None and with_hint and self.hint.chinese:
-            lines.append(f"  {chinese_hint}")
-        return lines
+        what, *what_again = self.what.shown_in(language)
+        hints: list[str] = []
+        if with_hint and self.hint.english:
+            chinese = self.hint.chinese and (zh(HINT, hint=self.hint.chinese) or self.hint.chinese)
+            hint = Said(HINT.format(hint=self.hint.english), chinese)
+            hints = hint.shown_in(language)
+        # both languages: the English lines first, then the Chinese ones
+        return [f"{mark} {what}", *(f"  {line}" for line in hints[:1] + what_again + hints[1:])]
 
 
 @functools.cache
@@ -247,14 +244,10 @@ def _not_judged(outcomes: list[Outcome], language: str | None = None) -> list[st
             notes[outcome.hint] = notes.get(outcome.hint, 0) + 1
     lines = []
     for hint, count in notes.items():
-        english = NOT_JUDGED.format(count=count, hint=hint.english)
         chinese = zh(NOT_JUDGED, count=str(count), hint=hint.chinese) if hint.chinese else None
-        if language == "zh_CN":
-            lines.append(f"· {chinese or english}")
-            continue
-        lines.append(f"· {english}")
-        if chinese and language is None:
-            lines.append(f"  {chinese}")
+        note = Said(NOT_JUDGED.format(count=count, hint=hint.english), chinese or "")
+        first, *rest = note.shown_in(language)
+        lines += [f"· {first}", *(f"  {line}" for line in rest)]
     return lines
 
 
