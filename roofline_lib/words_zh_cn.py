@@ -467,9 +467,15 @@ ZH_CN: dict[str, str] = {
     "Takeaway: {argument}": "要点：{argument}",
     "Erratum": "勘误",
     "Erratum: {argument}": "勘误：{argument}",
-    "Download the helpers the notebook imports (save beside it)": (
-        "下载笔记本导入的辅助模块（与笔记本保存在同一目录）"
-    ),
+    # -- the notebook to take home (book/_ext/take_home.py)
+    (
+        "*Answer box: work out your number, then check it in this exercise on the online page of "
+        "the course.*"
+    ): "*答案框：先算出你的数，再到课程在线页面的这道练习中核对。*",
+    (
+        "The course's page helpers (book/booktools.py): run this cell first; the other cells use "
+        "its functions."
+    ): "课程页面的辅助函数（book/booktools.py）：请先运行这个单元格，其他单元格会用到其中的函数。",
     "The live explorer needs JavaScript. In JupyterLab: {code}": (
         "交互式探索器需要 JavaScript。在 JupyterLab 中：{code}"
     ),

@@ -26,13 +26,12 @@ directives) and ``static/predict.js``, which checks the answer boxes that ``book
 glues into the exercises (see its docstring).
 
 Take the page home: each page's executed notebook (myst-nb writes it to the build's
-``jupyter_execute/``) is copied to ``_sources/<page>.ipynb`` beside the page's source, and the
-theme's download menu offers it as ``.ipynb`` (sphinx-book-theme shows that entry when the page
-context names an ``ipynb_source``). The Python modules beside a page's source (book/booktools.py,
-which every page imports) are copied with it and offered in the menu too, so the notebook runs
-where it is saved, given roofline_lib and the course's packages.
+``jupyter_execute/``) is written to ``_sources/<page>.ipynb`` as ``take_home.py`` makes it (the
+page's prose as the page shows it, plain Markdown; code that runs with the student kit's packages
+alone), and the theme's download menu offers it as ``.ipynb`` (sphinx-book-theme shows that entry
+when the page context names an ``ipynb_source``).
 
-Box titles, the hidden-solution note and the download menu's entry are in the build's own
+Box titles and the hidden-solution note are in the build's own
 language (``language`` in Sphinx's configuration, :func:`roofline_lib.words.say`). A title keeps
 its English as its source text (``rawsource``), the message a translated edition's catalog
 translates (with the directive's argument, which is prose).
@@ -52,8 +51,8 @@ It also fixes what a strict browser test finds in a stock Jupyter Book 1 page:
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
+from typing import Any
 
 from docutils import nodes
 from sphinx.application import Sphinx
@@ -168,46 +167,72 @@ def _page_source(app: Sphinx, pagename: str) -> Path | None:
 def _offer_notebook(
     app: Sphinx, pagename: str, templatename: str, context: dict, doctree: object
 ) -> None:
-    """Copy the page's executed notebook (and the modules beside its source) into ``_sources``
-    and name it in the page context, so the theme's download menu offers it."""
+    """Write the page's notebook to take home (take_home.py: the executed notebook, its prose
+    as the page shows it) into ``_sources`` and name it in the page context, so the theme's
+    download menu offers it."""
     executed = Path(app.outdir).parent / JUPYTER_EXECUTE / f"{pagename}.ipynb"
     source = _page_source(app, pagename)
     if app.builder.format != "html" or not executed.is_file() or source is None:
         return
+    if not isinstance(doctree, nodes.document):
+        return
+    import nbformat
+    import take_home  # book/_ext, beside this module (Sphinx puts it on sys.path)
+
+    booktools = source.parent / "booktools.py"
+    notebook = take_home.take_home(
+        nbformat.read(executed, as_version=4),
+        doctree,
+        _take_home_writer(app, pagename, source),
+        booktools.read_text(encoding="utf-8") if booktools.is_file() else None,
+    )
     target = Path(app.outdir) / "_sources" / f"{pagename}.ipynb"
     target.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(executed, target)
+    nbformat.write(notebook, target)
     context["ipynb_source"] = f"{pagename}.ipynb"
-    context["course_notebook_modules"] = []
-    for module in sorted(source.parent.glob("*.py")):
-        shutil.copyfile(module, target.parent / module.name)
-        context["course_notebook_modules"].append(str(Path(pagename).parent / module.name))
 
 
-def _offer_modules(
-    app: Sphinx, pagename: str, templatename: str, context: dict, doctree: object
-) -> None:
-    """Add the modules the notebook imports to the theme's download menu, after ``.ipynb``."""
-    modules = context.get("course_notebook_modules") or []
-    pathto = context.get("pathto")
-    for group in context.get("header_buttons", []):
-        if group.get("label") != "download-buttons" or pathto is None:
-            continue
-        for module in modules:
-            group["buttons"].insert(
-                1,
-                {
-                    "type": "link",
-                    "url": f"{pathto('_sources', 1)}/{module}",
-                    "text": Path(module).name,
-                    "tooltip": say(
-                        "Download the helpers the notebook imports (save beside it)",
-                        language=app.config.language or "en",
-                    ),
-                    "icon": "fas fa-file-code",
-                    "label": "download-notebook-modules-button",
-                },
-            )
+NUMBERED_KINDS = {"figure": "figure", "table": "table", "exercise_enumerable_node": "exercise"}
+"""Numbered elements (by their node's class) and their kind in Sphinx's ``numfig_format``."""
+
+
+def _take_home_writer(app: Sphinx, pagename: str, source: Path) -> Any:
+    """take_home's Markdown writer for ``pagename``: links to the online book when
+    ``html_baseurl`` says where it is (else a cross-reference is its text), figures' images
+    read from the build, numbered elements numbered as the page shows them."""
+    import take_home
+
+    language = app.config.language or "en"
+    base = (app.config.html_baseurl or "").rstrip("/")
+    page_dir = str(Path(pagename).parent)
+    numbers = app.env.toc_fignumbers.get(pagename, {})
+
+    def link(node: nodes.reference) -> str | None:
+        uri = node.get("refuri", "")
+        if "://" in uri or uri.startswith("mailto:"):
+            return str(uri)
+        if not base:
+            return None
+        if node.get("refid"):
+            return f"{base}/{pagename}.html#{node['refid']}"
+        if not uri:
+            return None
+        return f"{base}/{page_dir}/{uri}" if page_dir != "." else f"{base}/{uri}"
+
+    def image(node: nodes.image) -> tuple[str, str, str] | None:
+        # the file read (relative to the source folder); ``uri`` is the HTML's copy by now
+        found = node.get("candidates", {}).get("*") or str(node.get("uri", ""))
+        return take_home.svg_or_png((Path(app.srcdir) / found.lstrip("/")).resolve())
+
+    def number(node: nodes.Element) -> str:
+        kind = NUMBERED_KINDS.get(type(node).__name__)
+        found = numbers.get(kind or "", {})
+        number = next((found[i] for i in node.get("ids", []) if i in found), None)
+        if not kind or not number:
+            return ""
+        return str(app.config.numfig_format[kind] % ".".join(str(n) for n in number))
+
+    return take_home.MarkdownWriter(link, image, number, language)
 
 
 def setup(app: Sphinx) -> dict[str, object]:
@@ -219,7 +244,6 @@ def setup(app: Sphinx) -> dict[str, object]:
     app.connect("config-inited", _configure)
     app.connect("html-page-context", _drop_duplicate_scripts, priority=900)
     app.connect("html-page-context", _offer_notebook, priority=400)
-    app.connect("html-page-context", _offer_modules, priority=600)
     app.add_css_file("course.css")
     app.add_js_file("predict.js")
     return {"version": "1.1", "parallel_read_safe": True, "parallel_write_safe": True}
