@@ -256,7 +256,12 @@ def _shape(reading: Reading) -> str:
 
 def readout_rows(reading: Reading) -> list[tuple[str, str]]:
     """The readout as (label, value) pairs, every value formatted by :mod:`roofline_lib.fmt`
-    (the live explorer, roofline-explorer.js, words it the same, from the same templates)."""
+    (the live explorer, roofline-explorer.js, words it the same, from the same templates).
+
+    One number format for every row: a count of FLOPs or bytes, a time and a rate carry an SI
+    prefix on their unit (:func:`~roofline_lib.fmt.format_quantity`: "8.39 MFLOP", "16.8 MB",
+    "43.6 µs", "197 TFLOP/s"), never a bare "8,390,000" beside a "3.44 × 10¹¹"; intensities
+    are ratios in FLOPs/byte and the shape's sizes are exact."""
     e, chip = reading.estimate, reading.chip
     intensity, critical = float(e.arithmetic_intensity), float(e.critical_intensity)
     network = reading.operation.network
@@ -274,7 +279,10 @@ def readout_rows(reading: Reading) -> list[tuple[str, str]]:
     return [
         (say("Operation"), f"{say(reading.operation.label)} ({_shape(reading)})"),
         *link_rows,
-        (say("FLOPs per chip") if network else say("FLOPs"), format_number(float(e.flops))),
+        (
+            say("FLOPs per chip") if network else say("FLOPs"),
+            format_quantity(float(e.flops), "FLOP"),
+        ),
         (
             say("Bytes moved per chip ({level})", level=level)
             if network

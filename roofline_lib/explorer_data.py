@@ -37,8 +37,14 @@ from .costs import (
 from .dtypes import BYTES_PER_ELEMENT
 from .explorer import INTENSITY_RANGE, NUMBER_FORMATS, SHARDS, SLIDER_EXPONENTS, VECTOR_NOTE
 from .hardware import CATALOG, Chip, Citation, Link, get_chip
-from .roofline import REGIMES, RooflineEstimate, analyze
-from .sharding import COLLECTIVES, DEFAULT_COLLECTIVE, ShardedMatmulCost, sharded_matmul
+from .roofline import MEMORY_LEVELS, REGIMES, RooflineEstimate, analyze
+from .sharding import (
+    COLLECTIVES,
+    DEFAULT_COLLECTIVE,
+    ShardedMatmulCost,
+    collective_factor,
+    sharded_matmul,
+)
 from .words import say, say_later
 
 LIVE_SLIDER_EXPONENTS: dict[str, tuple[float, float, float]] = {
@@ -74,6 +80,19 @@ COLLECTIVE_LABELS: dict[str, str] = {
 }
 """What the collective menu shows for each of :data:`roofline_lib.sharding.COLLECTIVES`."""
 
+ONCHIP_NOTE = say_later(
+    "Idealised at {level}: the bytes counted here are the HBM bytes (each input read once, "
+    "each output written once), as if each crossed {level} once. A real kernel writes every "
+    "byte into {level} and reads its tiles back many times; the library has no model of that "
+    "traffic, so the true intensity at {level} is lower and this point is optimistic: an "
+    "operation drawn compute-bound here may be bound by {level}."
+)
+"""What the readout says when the bytes cross on-chip memory (SMEM, VMEM): the costs count HBM
+traffic only (:mod:`roofline_lib.costs`), and :func:`roofline_lib.roofline.analyze` times those
+same bytes against the on-chip bandwidth. The library has no honest count of on-chip traffic
+(:func:`roofline_lib.costs.tiled_matmul` counts HBM re-reads for a given tile, not reads from
+the tile), so the explorer says so instead of inventing one."""
+
 LIVE_WORDS = (
     # the readout (as roofline_lib.explorer.readout_rows words it)
     say_later("Operation"),
@@ -96,6 +115,16 @@ LIVE_WORDS = (
         "{critical}; it can reach {rate}."
     ),
     say_later("Not a valid setting: {error}"),
+    say_later(
+        "Not a valid setting: the collective “{collective}” needs N = {needs}, and N is {n}. "
+        "Move N to {needs}, or choose a collective allowed at N = {n}: {allowed}."
+    ),
+    say_later("No point: this setting is not valid (the readout says why)."),
+    # why a menu's option is greyed out (its title)
+    say_later("needs N = {needs}"),
+    say_later("{chip} publishes no {dtype} peak"),
+    say_later("{chip} has no network link in the catalog"),
+    say_later("{label} ({why})"),
     # the controls
     say_later("Explorer settings"),
     say_later("Chip"),
@@ -122,6 +151,11 @@ LIVE_WORDS = (
     say_later("roofline, HBM"),
     say_later("roofline, {level}"),
     say_later("the operation"),
+    # the chart's labels (the words of roofline_lib.plots' static rooflines)
+    say_later("peak {value}"),
+    say_later("ridge: I* = {value} FLOPs/byte"),
+    say_later("{level}: {bandwidth}"),
+    ONCHIP_NOTE,
     *REGIMES,
 )
 """Every text roofline-explorer.js writes with its ``say(...)`` (English templates, ``{name}``
@@ -202,6 +236,26 @@ LIVE_OPERATIONS: dict[str, LiveOperation] = {
 }
 """The live explorer's operations, by key. Vector work and attention use the activation dtype
 (x) of the number format, as :mod:`roofline_lib.explorer` does."""
+
+
+def allowed_chip_counts(collective: str) -> list[int]:
+    """The N of the N slider (:data:`LIVE_SLIDER_EXPONENTS`) at which the library accepts
+    ``collective`` (:func:`roofline_lib.sharding.collective_factor`): ``[2]`` for "exchange",
+    every N for the others. The explorer greys a collective out at any other N."""
+    lo, hi, step = LIVE_SLIDER_EXPONENTS["N"]
+    counts = [round(2**e) for e in _exponents(lo, hi, step)]
+    allowed = []
+    for n in counts:
+        try:
+            collective_factor(n, collective)
+        except ValueError:
+            continue
+        allowed.append(n)
+    return allowed
+
+
+def _exponents(lo: float, hi: float, step: float) -> list[float]:
+    return [lo + i * step for i in range(round((hi - lo) / step) + 1)]
 
 
 def _citation(citation: Citation | None, language: str | None) -> dict[str, str] | None:
@@ -289,6 +343,7 @@ def explorer_data(language: str | None = None) -> dict[str, Any]:
             key: say(COLLECTIVE_LABELS[key], language=language) for key in COLLECTIVES
         },
         "default_collective": DEFAULT_COLLECTIVE,
+        "collective_chip_counts": {key: allowed_chip_counts(key) for key in COLLECTIVES},
         "sliders": {
             key: {
                 "exponents": list(LIVE_SLIDER_EXPONENTS[key]),
@@ -299,6 +354,7 @@ def explorer_data(language: str | None = None) -> dict[str, Any]:
         "defaults": dict(DEFAULTS),
         "intensity_range": list(INTENSITY_RANGE),
         "vector_note": say(VECTOR_NOTE, language=language),
+        "onchip_levels": list(MEMORY_LEVELS[1:]),
         "words": {english: say(english, language=language) for english in LIVE_WORDS},
     }
 

@@ -433,6 +433,34 @@ ZH_CN: dict[str, str] = {
     "roofline, HBM": "roofline，HBM",
     "roofline, {level}": "roofline，{level}",
     "the operation": "该算子",
+    (
+        "Not a valid setting: the collective “{collective}” needs N = {needs}, and N is {n}. "
+        "Move N to {needs}, or choose a collective allowed at N = {n}: {allowed}."
+    ): (
+        "设置无效：集合通信“{collective}”需要 N = {needs}，而当前 N = {n}。请把 N 移到 {needs}，"
+        "或选择 N = {n} 时可用的集合通信：{allowed}。"
+    ),
+    "No point: this setting is not valid (the readout says why).": (
+        "不画点：此设置无效（原因见读数）。"
+    ),
+    "needs N = {needs}": "需要 N = {needs}",
+    "{chip} publishes no {dtype} peak": "{chip} 没有公布 {dtype} 峰值",
+    "{chip} has no network link in the catalog": "目录中 {chip} 没有网络链路",
+    "{label} ({why})": "{label}（{why}）",
+    "{level}: {bandwidth}": "{level}：{bandwidth}",
+    "ridge: I* = {value} FLOPs/byte": "拐点：I* = {value} FLOPs/byte",
+    (
+        "Idealised at {level}: the bytes counted here are the HBM bytes (each input read once, "
+        "each output written once), as if each crossed {level} once. A real kernel writes every "
+        "byte into {level} and reads its tiles back many times; the library has no model of "
+        "that traffic, so the true intensity at {level} is lower and this point is optimistic: "
+        "an operation drawn compute-bound here may be bound by {level}."
+    ): (
+        "{level} 处是理想化的：这里计的字节数就是 HBM 的字节数（每个输入读一次、每个输出写一次），"
+        "好像每个字节只经过 {level} 一次。真实的内核会把每个字节写入 {level}，再把分块反复读出很多"
+        "次；本库没有这部分流量的模型，所以 {level} 处的真实算术强度更低，这个点偏乐观：这里画成"
+        "计算受限的算子，实际可能受 {level} 限制。"
+    ),
     # -- answer boxes (book/booktools.py)
     "Type a number first.": "请先输入一个数。",
     "That is not a number: write it like 1e12, 0.0012 or 1,000.": (

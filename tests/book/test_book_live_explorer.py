@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +37,7 @@ from roofline_lib.fmt import format_number, format_percent, format_quantity
 from roofline_lib.hardware import CATALOG
 from roofline_lib.sharding import COLLECTIVES
 from tests.book.browser import DESKTOP, PHONE, collect_errors, local_site, require_chromium
+from tests.book.site import SCREENSHOTS
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -462,3 +464,377 @@ def test_page_5_explorer_times_the_link_two_chips_share_and_its_summary_quotes_t
     sources = browser.page.locator(".live-explorer details.rx-sources >> nth=0")
     sources.locator("summary").click()
     assert "ICI, one-way per chip at N = 2: 50 GB/s" in sources.inner_text()
+
+
+# ------------------------------------------------------------------------------------------
+# What a roofline reviewer and a phone reader asked for (issue 29, item 3), in both editions
+# ------------------------------------------------------------------------------------------
+
+SHOTS = SCREENSHOTS / "explorer"
+"""Where the explorer's screenshots for a reviewer go (desktop, and a phone mid-drag)."""
+MAX_TABS_FROM_HEADING = 5
+POINT_RADIUS_PX = 7.0
+"""The point's marker: 12 px across with a 1.5 px white rim."""
+
+
+@dataclass(frozen=True)
+class Edition:
+    """The explorer's page in one edition, and the words that edition's explorer says."""
+
+    language: str
+    page: str
+
+    def words(self) -> dict[str, Any]:
+        return explorer_data(language=self.language)
+
+    def say(self, english: str, **fields: object) -> str:
+        return str(self.words()["words"][english]).format(**fields)
+
+
+@pytest.fixture(params=["en", "zh_CN"])
+def edition(request: pytest.FixtureRequest) -> Edition:
+    if request.param == "en":
+        return Edition("en", EXPLORER_PAGE)
+    pages: list[str] = request.getfixturevalue("translated_pages")
+    (page,) = [p for p in pages if p.endswith(EXPLORER_PAGE.split("/")[-1])]
+    return Edition(request.param, page)
+
+
+def _press_until(browser: Browser, key: str, arrow: str, value: int) -> None:
+    """Move slider ``key`` with the arrow keys until the explorer's setting is ``value``."""
+    page = browser.page
+    page.focus(f"#rx0-{key}")
+    for _ in range(64):
+        if page.evaluate(_STATE)["config"][key] == value:
+            return
+        page.keyboard.press(arrow)
+    raise AssertionError(f"{key} never reached {value}")
+
+
+_CHART = """
+async () => {
+  // the chart redraws (and places its labels) in the next frame
+  await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
+  const x = window.rooflineExplorer.instances[0];
+  const over = x.plot.over.getBoundingClientRect();
+  const box = (e) => { const r = e.getBoundingClientRect();
+                       return {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; };
+  const point = x.point();
+  return {
+    plot: box(x.plot.over),
+    point: point && point.px ? {left: over.left + point.px.left, top: over.top + point.px.top}
+                             : null,
+    labels: Array.from(x.plot.over.querySelectorAll('.rx-label')).map(e => ({
+        kind: e.className.replace('rx-label rx-label-', ''), text: e.textContent,
+        cx: over.left + e.offsetLeft + e.offsetWidth / 2,
+        cy: over.top + e.offsetTop + e.offsetHeight / 2,
+        w: e.offsetWidth, h: e.offsetHeight, angle: parseFloat(e.dataset.angle || '0'),
+        turned: getComputedStyle(e).transform})),
+    series: x.plot.data.slice(1).map(s => s.filter(v => v !== null).length),
+    message: x.chartMessage.hidden ? '' : x.chartMessage.textContent,
+    reading: x.reading !== null,
+  };
+}
+"""
+
+
+def test_an_invalid_collective_is_greyed_out_and_reaching_it_clears_the_chart(
+    browser: Browser, edition: Edition
+) -> None:
+    """ "exchange" needs N = 2 (roofline_lib.sharding): at N = 4 its option is disabled, with
+    the reason as its title and in its text; reached anyway (chosen at N = 2, then N moved to
+    4), the chart keeps no stale point and the readout names the setting and what is allowed."""
+    page = browser.page
+    browser.open(edition.page)
+    labels = edition.words()["collective_labels"]
+    _choose(browser, "chip", "TPU v5e")
+    _choose(browser, "op", "sharded_matmul")
+    _press_until(browser, "N", "ArrowRight", 4)
+    exchange = page.locator("#rx0-collective option[value=exchange]")
+    needs = edition.say("needs N = {needs}", needs="2")
+    assert exchange.is_disabled()
+    assert exchange.get_attribute("title") == needs
+    assert needs in exchange.inner_text()
+    for other in ("all_reduce", "reduce_scatter"):
+        assert page.locator(f"#rx0-collective option[value={other}]").is_enabled()
+
+    _press_until(browser, "N", "ArrowLeft", 2)
+    assert exchange.is_enabled()
+    _choose(browser, "collective", "exchange")
+    valid = page.evaluate(_CHART)
+    assert valid["reading"] and valid["series"][-1] == 1 and not valid["message"]
+    _press_until(browser, "N", "ArrowRight", 4)  # the invalid combination, reached anyway
+    state, chart = page.evaluate(_STATE), page.evaluate(_CHART)
+    assert state["point"] is None and not chart["reading"]
+    assert chart["series"] == [0] * len(chart["series"]), "a stale point or line is still drawn"
+    assert chart["labels"] == []
+    assert chart["message"] == edition.say(
+        "No point: this setting is not valid (the readout says why)."
+    )
+    summary = state["summary"]
+    assert f"“{labels['exchange']}”" in summary and "N = 2" in summary and "N = 4" in summary
+    assert f"“{labels['all_reduce']}”" in summary and f"“{labels['reduce_scatter']}”" in summary
+    assert state["readout"].strip() == "", "the readout still shows the last valid numbers"
+
+    _press_until(browser, "N", "ArrowLeft", 2)  # valid again: the point comes back
+    assert page.evaluate(_CHART)["series"][-1] == 1
+
+
+def test_options_a_chip_cannot_run_are_greyed_out_with_their_reason(browser: Browser) -> None:
+    page = browser.page
+    browser.open(EXPLORER_PAGE)
+    for chip, spec in CATALOG.items():
+        _choose(browser, "chip", chip)
+        for key in NUMBER_FORMATS:
+            option = page.locator(f"#rx0-format option[value={key}]")
+            dtype = explorer_data()["formats"][key]["compute"]
+            assert option.is_enabled() == (dtype in spec.peak_flops_per_s), (chip, key)
+            if not option.is_enabled():
+                assert option.get_attribute("title") == f"{chip} publishes no {dtype} peak"
+
+
+def test_the_onchip_level_says_what_it_idealises(browser: Browser, edition: Edition) -> None:
+    """At SMEM the costs' bytes are HBM's: the readout says so, and that the point is
+    optimistic; at HBM it says nothing of the kind."""
+    page = browser.page
+    browser.open(edition.page)
+    _choose(browser, "chip", "H100 SXM")
+    _choose(browser, "op", "matmul")
+    note = page.locator(".live-explorer .rx-idealised >> nth=0")
+    assert not note.is_visible()
+    _choose(browser, "level", "onchip")
+    from roofline_lib.explorer_data import ONCHIP_NOTE
+
+    assert note.is_visible()
+    assert note.inner_text() == edition.say(ONCHIP_NOTE, level="SMEM")
+    assert page.get_attribute(".live-explorer .rx-idealised >> nth=0", "role") == "note"
+    _choose(browser, "level", "hbm")
+    assert not note.is_visible()
+
+
+Corners = list[tuple[float, float]]
+
+
+def _corners(label: dict[str, Any]) -> Corners:
+    """A label's corners on the page (CSS px, y down): its box turned counter-clockwise by its
+    angle about its centre, as ``rotate(-angle)`` draws it."""
+    sin, cos = math.sin(label["angle"]), math.cos(label["angle"])
+    half_w, half_h = label["w"] / 2, label["h"] / 2
+    return [
+        (label["cx"] + dx * cos + dy * sin, label["cy"] - dx * sin + dy * cos)
+        for dx, dy in ((-half_w, -half_h), (half_w, -half_h), (half_w, half_h), (-half_w, half_h))
+    ]
+
+
+def _overlap(a: Corners, b: Corners) -> bool:
+    """Two convex polygons overlap by more than half a pixel: no edge of either separates
+    them (the separating axis theorem)."""
+    for poly in (a, b):
+        for (x1, y1), (x2, y2) in zip(poly, poly[1:] + poly[:1], strict=True):
+            nx, ny = y1 - y2, x2 - x1
+            norm = math.hypot(nx, ny)
+            pa = [(x * nx + y * ny) / norm for x, y in a]
+            pb = [(x * nx + y * ny) / norm for x, y in b]
+            if max(pa) <= min(pb) + 0.5 or max(pb) <= min(pa) + 0.5:
+                return False
+    return True
+
+
+def _label_problems(chart: dict[str, Any], where: str) -> list[str]:
+    problems = []
+    plot = chart["plot"]
+    shapes = [(label["kind"], _corners(label)) for label in chart["labels"]]
+    for label in chart["labels"]:
+        assert (label["angle"] == 0) == (label["turned"] == "none"), label
+    for kind, corners in shapes:
+        if not all(
+            plot["left"] - 0.5 <= x <= plot["right"] + 0.5
+            and plot["top"] - 0.5 <= y <= plot["bottom"] + 0.5
+            for x, y in corners
+        ):
+            problems.append(f"{where}: the {kind} label sticks out of the plot")
+    if chart["point"]:
+        r, p = POINT_RADIUS_PX, chart["point"]
+        dot = [(p["left"] + dx, p["top"] + dy) for dx, dy in ((-r, -r), (r, -r), (r, r), (-r, r))]
+        problems += [
+            f"{where}: the {k} label covers the point" for k, c in shapes if _overlap(c, dot)
+        ]
+    for i, (k1, c1) in enumerate(shapes):
+        problems += [
+            f"{where}: {k1} and {k2} collide" for k2, c2 in shapes[i + 1 :] if _overlap(c1, c2)
+        ]
+    return problems
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_ridge_roof_and_slopes_are_labelled_inside_the_plot_clear_of_the_point(
+    browser: Browser, viewport: dict[str, int]
+) -> None:
+    """Every batch on the B slider, for the matmul at HBM and at SMEM and the two-chip matmul:
+    the ridge label gives the readout's critical intensity, the roof label the peak, each
+    slope its level's bandwidth; all inside the plot, none over the point or another label."""
+    page = browser.page
+    browser.open(EXPLORER_PAGE)
+    page.set_viewport_size(viewport)
+    page.wait_for_timeout(300)
+    problems: list[str] = []
+    settings = [("H100 SXM", "matmul", "hbm"), ("H100 SXM", "matmul", "onchip")]
+    settings += [("TPU v5e", "sharded_matmul", ""), ("TPU v5e", "attention_flash", "hbm")]
+    for chip, op, level in settings:
+        _choose(browser, "chip", chip)
+        _choose(browser, "op", op)
+        if level:
+            _choose(browser, "level", level)
+        slider = "S" if op == "attention_flash" else "B"
+        _press_until(browser, slider, "Home", round(2 ** LIVE_SLIDER_EXPONENTS[slider][0]))
+        while True:
+            state, chart = page.evaluate(_STATE), page.evaluate(_CHART)
+            config = state["config"]
+            where = f"{viewport['width']}px {chip} {op} {level} {slider} = {config[slider]}"
+            rows = dict(
+                page.evaluate("c => window.rooflineExplorer.readoutRows(c)", state["config"])
+            )
+            kinds = [label["kind"] for label in chart["labels"]]
+            assert kinds.count("ridge") == 1 and kinds.count("roof") == 1, where
+            assert kinds.count("slope") == (1 if level == "hbm" else 2), where
+            text = {label["kind"]: label["text"] for label in chart["labels"]}
+            critical = next(v for k, v in rows.items() if k.startswith("Critical intensity"))
+            assert critical.replace(" FLOPs/byte", "") in text["ridge"], where
+            peak = reference(config).peak_flops_per_s
+            assert text["roof"] == f"peak {format_quantity(peak, 'FLOP/s')}", where
+            problems += _label_problems(chart, where)
+            if float(page.input_value(f"#rx0-{slider}")) >= LIVE_SLIDER_EXPONENTS[slider][1]:
+                break
+            page.keyboard.press("ArrowRight")
+    assert not problems, f"{len(problems)} problems, first: {problems[:8]}"
+
+
+def test_every_row_of_the_readout_has_one_number_format(browser: Browser) -> None:
+    """Counts, times and rates carry an SI prefix (roofline_lib.fmt.format_quantity), so no
+    readout puts a comma-grouped seven-digit count beside an × 10ⁿ one."""
+    configs = _parity_configs()[:400]
+    rows = browser.page.evaluate(
+        "configs => configs.map(c => window.rooflineExplorer.readoutRows(c))", configs
+    )
+    seven_digits = re.compile(r"\d{1,3}(,\d{3}){2,}")
+    quantity = re.compile(r"^−?\d[\d.,]* [pnµmkMGTPE]?(FLOP|B|s|B/s|FLOP/s)$")
+    mixed, bare = [], []
+    for config, readout in zip(configs, rows, strict=True):
+        values = [value for _, value in readout[1:]]  # the first row is the shape, exact
+        text = " | ".join(values)
+        if "× 10" in text and seven_digits.search(text):
+            mixed.append((config, text))
+        counted = ("FLOPs", "Bytes moved", "T_", "Lower", "Upper")
+        bare += [
+            (config["op"], label, value)
+            for label, value in readout
+            if label.startswith(counted) and not quantity.match(value)
+        ]
+    assert not mixed, mixed[:3]
+    assert not bare, bare[:5]
+    flops = dict(readout_rows(evaluate("TPU v5e", "bf16", "matmul", 64, 256, 256)))["FLOPs"]
+    assert flops == "8.39 MFLOP"  # the reviewer's "8,390,000"
+
+
+def test_the_first_control_is_at_most_five_tabs_from_the_heading(
+    browser: Browser, edition: Edition
+) -> None:
+    """A keyboard reader who reaches the section's heading is a few Tabs from the chip menu:
+    what lies between (the paragraph's formulas and links) is counted."""
+    page = browser.page
+    browser.open(edition.page)
+    page.evaluate("() => MathJax.startup.promise")
+    heading = page.locator(".live-explorer >> nth=0").locator(
+        "xpath=ancestor::section[1]/*[self::h1 or self::h2 or self::h3][1]"
+    )
+    heading.scroll_into_view_if_needed()
+    heading.click(position={"x": 2, "y": 4})  # the heading's text: Tab starts from here
+    stops = []
+    for _ in range(MAX_TABS_FROM_HEADING):
+        page.keyboard.press("Tab")
+        stops.append(
+            page.evaluate("() => document.activeElement.id || document.activeElement.tagName")
+        )
+        if stops[-1] == "rx0-chip":
+            break
+    assert stops[-1] == "rx0-chip", f"{len(stops)} Tabs from the heading reach only {stops}"
+
+
+_PINNED_OVER = """
+box => Array.from(document.querySelectorAll('body *'))
+  .filter(e => !e.closest('.live-explorer'))
+  .filter(e => ['fixed', 'sticky'].includes(getComputedStyle(e).position))
+  .filter(e => { const s = getComputedStyle(e);
+                 return s.display !== 'none' && s.visibility !== 'hidden' && s.opacity !== '0'; })
+  .filter(e => { const r = e.getBoundingClientRect();
+                 return r.width > 0 && r.height > 0 && r.left < box.right - 0.5 &&
+                        box.left < r.right - 0.5 && r.top < box.bottom - 0.5 &&
+                        box.top < r.bottom - 0.5; })
+  .map(e => `${e.tagName.toLowerCase()}#${e.id}.${Array.from(e.classList).join('.')}`)
+"""
+
+_FIGURE_BOX = """
+() => { const r = document.querySelector('.live-explorer .rx-figure').getBoundingClientRect();
+        return {left: r.left, top: r.top, right: r.right, bottom: r.bottom,
+                height: window.innerHeight, width: window.innerWidth}; }
+"""
+
+
+def _chart_in_view(browser: Browser, where: str) -> list[str]:
+    page = browser.page
+    box = page.evaluate(_FIGURE_BOX)
+    problems = []
+    if box["top"] < 0 or box["bottom"] > box["height"] or box["right"] > box["width"]:
+        problems.append(f"{where}: the chart is out of view ({box})")
+    covering = page.evaluate(_PINNED_OVER, box)
+    problems += [f"{where}: {c} covers the chart" for c in covering]
+    return problems
+
+
+def test_on_a_phone_the_chart_stays_in_view_while_a_slider_moves(
+    browser: Browser, edition: Edition
+) -> None:
+    """At 390 px, with the two-chip matmul's nine controls: drag every slider, and scroll back
+    up as a reader does (which brings the theme's "back to top" button): at every step the
+    chart is on the screen and nothing pinned by the theme lies over it."""
+    page = browser.page
+    browser.open(edition.page)
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(300)
+    _choose(browser, "op", "sharded_matmul")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    problems: list[str] = []
+    for key in LIVE_OPERATIONS["sharded_matmul"].uses:
+        slider = page.locator(f"#rx0-{key}")
+        slider.evaluate("e => e.scrollIntoView({block: 'center'})")
+        page.wait_for_timeout(100)
+        box = slider.bounding_box()
+        assert box is not None
+        y = box["y"] + box["height"] / 2
+        seen = {page.evaluate(_STATE)["config"][key]}
+        page.mouse.move(box["x"] + 4, y)
+        page.mouse.down()
+        for step in range(1, 9):
+            page.mouse.move(box["x"] + 4 + step * (box["width"] - 8) / 8, y)
+            seen.add(page.evaluate(_STATE)["config"][key])
+            problems += _chart_in_view(browser, f"{edition.language} {key} step {step}")
+            if key == "B" and step == 4:
+                page.screenshot(path=str(SHOTS / f"{edition.language}-390-dragging.png"))
+        page.mouse.up()
+        assert len(seen) > 2, f"dragging {key} did not move it: {seen}"
+        page.mouse.wheel(0, -120)  # scrolling back up shows the theme's back-to-top button
+        page.wait_for_timeout(400)
+        problems += _chart_in_view(browser, f"{edition.language} {key} after scrolling up")
+    assert not problems, problems[:8]
+
+
+def test_desktop_screenshots(browser: Browser, edition: Edition) -> None:
+    """The explorer at 1280 px, for a reviewer's eyes (_build/screenshots/explorer/)."""
+    page = browser.page
+    browser.open(edition.page)
+    page.locator(".live-explorer >> nth=0").scroll_into_view_if_needed()
+    page.evaluate("() => document.querySelector('.live-explorer').scrollIntoView()")
+    page.wait_for_timeout(300)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{edition.language}-1280.png"))
+    assert (SHOTS / f"{edition.language}-1280.png").stat().st_size > 0

@@ -329,7 +329,7 @@
     return [
       [say("Operation"), `${op.label} (${shapeText(config)})`],
       ...linkRows,
-      [op.network ? say("FLOPs per chip") : say("FLOPs"), formatNumber(e.flops)],
+      [op.network ? say("FLOPs per chip") : say("FLOPs"), formatQuantity(e.flops, "FLOP")],
       [
         op.network ? say("Bytes moved per chip ({level})", { level }) : say("Bytes moved ({level})", { level }),
         formatQuantity(e.bytes_moved, "B"),
@@ -358,6 +358,9 @@
   // The widget
   // ---------------------------------------------------------------------------------------
   const COLORS = { hbm: "#0072B2", level: "#009E73", point: "#D55E00" }; // Okabe & Ito
+  // a slope's label in its line's hue, dark enough for small text on white (≥ 4.5:1)
+  const TEXT_COLORS = { hbm: "#0072B2", level: "#00785A" };
+  const ROOF_HEADROOM = 10; // the y axis ends this many times above the peak: room for labels
   let instanceCount = 0;
 
   function el(tag, attrs = {}, children = []) {
@@ -380,12 +383,41 @@
     return Math.min(hi, Math.max(lo, e));
   }
 
-  function availableFormats(chip) {
-    return Object.keys(DATA.formats).filter((k) => DATA.formats[k].compute in chip.peak_flops_per_s);
-  }
+  /** Why a menu's option is not valid with the rest of the setting ("" when it is): the
+   * reason is the option's title, and its text in brackets (a phone shows no tooltip). */
+  const WHY_NOT = {
+    format(chip, key) {
+      const dtype = DATA.formats[key].compute;
+      return dtype in chip.peak_flops_per_s ? "" : say("{chip} publishes no {dtype} peak", { chip: chip.name, dtype });
+    },
+    op(chip, key) {
+      return chip.default_link || !DATA.operations[key].network
+        ? ""
+        : say("{chip} has no network link in the catalog", { chip: chip.name });
+    },
+    collective(chip, key, config) {
+      const allowed = DATA.collective_chip_counts[key];
+      return allowed.includes(Number(config.N)) ? "" : say("needs N = {needs}", { needs: allowed.join(", ") });
+    },
+  };
 
-  function availableOps(chip) {
-    return Object.keys(DATA.operations).filter((k) => chip.default_link || !DATA.operations[k].network);
+  /** The reason the configuration is not valid, naming the setting and what is allowed, or ""
+   * (checked before the formulas run, from the library's own list of allowed N). */
+  function invalidReason(config) {
+    if (!DATA.operations[config.op].network) return "";
+    const collective = config.collective || DATA.default_collective;
+    const needs = DATA.collective_chip_counts[collective];
+    if (!needs || needs.includes(Number(config.N))) return "";
+    const allowed = DATA.collectives.filter((c) => DATA.collective_chip_counts[c].includes(Number(config.N)));
+    return say(
+      "Not a valid setting: the collective “{collective}” needs N = {needs}, and N is {n}. Move N to {needs}, or choose a collective allowed at N = {n}: {allowed}.",
+      {
+        collective: DATA.collective_labels[collective],
+        needs: needs.join(", "),
+        n: config.N,
+        allowed: allowed.map((c) => `“${DATA.collective_labels[c]}”`).join(", "),
+      },
+    );
   }
 
   function subscripts(text) {
@@ -414,6 +446,65 @@
     return v > 0 ? `10${superscript(Math.round(Math.log10(v)))}` : "";
   }
 
+  /** The corners [x, y] (CSS px, y down) of a w × h rectangle centred on (cx, cy) and turned
+   * counter-clockwise by `angle` (rad), as CSS draws it with rotate(-angle). */
+  function rectangle(cx, cy, w, h, angle = 0) {
+    const [sin, cos] = [Math.sin(angle), Math.cos(angle)];
+    return [[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]].map(([dx, dy]) => [
+      cx + dx * cos + dy * sin,
+      cy - dx * sin + dy * cos,
+    ]);
+  }
+
+  /** from, from − step, … down to no less than `to` (at most 64 of them). */
+  function steps(from, to, step) {
+    const out = [];
+    for (let k = 0; k < 64 && Number.isFinite(from - k * step) && from - k * step >= to; k++) out.push(from - k * step);
+    return out;
+  }
+
+  function square(cx, cy, radius) {
+    return rectangle(cx, cy, 2 * radius, 2 * radius);
+  }
+
+  /** Two convex polygons overlap (by more than touching): no edge of either separates them. */
+  function overlapping(a, b) {
+    for (const poly of [a, b]) {
+      for (let i = 0; i < poly.length; i++) {
+        const [x1, y1] = poly[i];
+        const [x2, y2] = poly[(i + 1) % poly.length];
+        const [nx, ny] = [y1 - y2, x2 - x1];
+        const project = (p) => p.map(([px, py]) => px * nx + py * ny);
+        const [pa, pb] = [project(a), project(b)];
+        const eps = 1e-6 * Math.hypot(nx, ny);
+        if (Math.max(...pa) <= Math.min(...pb) + eps || Math.max(...pb) <= Math.min(...pa) + eps) return false;
+      }
+    }
+    return true;
+  }
+
+  /** How far down the screen the page's own pinned bars reach (the theme's sticky header), CSS
+   * px: a sticky chart sits below them, never under them. Sidebars off the screen and bars
+   * that are not at the top do not count. */
+  function pinnedTop(own) {
+    let bottom = 0;
+    for (const node of document.body.querySelectorAll("*")) {
+      if (own.contains(node)) continue;
+      const style = getComputedStyle(node);
+      if (style.position !== "sticky" && style.position !== "fixed") continue;
+      if (style.display === "none" || style.visibility === "hidden") continue;
+      const box = node.getBoundingClientRect();
+      if (box.width < window.innerWidth / 2 || box.height === 0 || box.right <= 0 || box.left >= window.innerWidth) continue;
+      const top = style.position === "sticky" ? parseFloat(style.top) || 0 : box.top;
+      if (top <= 1 && top + box.height < window.innerHeight / 3) bottom = Math.max(bottom, top + box.height);
+    }
+    return bottom;
+  }
+
+  const PHONE_PX = 700; // at most this wide: the chart sits above the controls and stays in view
+  const LABEL_GAP = 4; // CSS px between a label and the line or point it names
+  const POINT_RADIUS_PX = 8; // the point's marker (12 px across), its white rim and a margin
+
   class Explorer {
     constructor(root) {
       this.root = root;
@@ -424,7 +515,12 @@
       this.build();
       this.sync();
       this.update();
-      window.addEventListener("resize", () => this.resize());
+      this.pin();
+      window.addEventListener("resize", () => {
+        this.pin();
+        this.resize();
+      });
+      this.hideThemeOverlaysWhileInView();
     }
 
     select(key, label) {
@@ -471,37 +567,68 @@
         this.controls.append(wrap);
         this.sliders[key] = { input, value, wrap };
       }
+      // the chart comes after the controls in the page's order (Tab reaches the chip menu first);
+      // on a phone the stylesheet draws it above them, pinned below the theme's header
       this.chart = el("div", { class: "rx-chart", role: "img" });
+      this.chartMessage = el("p", { class: "rx-chart-message", hidden: "" });
       this.summary = el("p", { class: "rx-summary", "aria-live": "polite", "aria-atomic": "true" });
+      this.idealised = el("p", { class: "rx-idealised", role: "note", hidden: "" });
       this.table = el("table", { class: "rx-readout" });
       this.note = el("p", { class: "rx-note" });
       this.sources = el("details", { class: "rx-sources" });
-      root.append(this.controls, this.chart, this.summary, this.table, this.note, this.sources);
+      const figure = el("div", { class: "rx-figure" }, [this.chart, this.chartMessage]);
+      root.append(this.controls, figure, this.summary, this.idealised, this.table, this.note, this.sources);
+      this.figure = figure;
     }
 
-    /** Menus and sliders follow the configuration (options depend on the chip and operation). */
+    /** Menus and sliders follow the configuration (options depend on the chip and operation). An
+     * option that is not valid with the rest of the setting is greyed out with its reason. */
     sync() {
       const chip = chipByName(this.config.chip);
-      const fill = (menu, keys, label, current) => {
+      const fill = (menu, keys, label, current, whyNot) => {
         menu.select.textContent = "";
         menu.select.append(...keys.map((k) => el("option", { value: k, text: label(k) })));
-        const value = keys.includes(current) ? current : keys[0];
+        const valid = keys.filter((k) => !whyNot(k));
+        const value = valid.includes(current) ? current : valid[0];
         menu.select.value = value;
+        this.grey(menu, whyNot, label);
         return value;
       };
+      const always = () => "";
       this.menus.chip.select.value = chip.name;
-      this.config.format = fill(this.menus.format, availableFormats(chip), (k) => DATA.formats[k].label, this.config.format);
-      this.config.op = fill(this.menus.op, availableOps(chip), (k) => DATA.operations[k].label, this.config.op);
+      const formatLabel = (k) => DATA.formats[k].label;
+      const opLabel = (k) => DATA.operations[k].label;
+      this.config.format = fill(this.menus.format, Object.keys(DATA.formats), formatLabel, this.config.format, (k) => WHY_NOT.format(chip, k));
+      this.config.op = fill(this.menus.op, Object.keys(DATA.operations), opLabel, this.config.op, (k) => WHY_NOT.op(chip, k));
       const op = DATA.operations[this.config.op];
       const levels = chip.levels.filter((l) => l.network === op.network);
       const wanted = this.config.level || defaultLevel(chip, this.config.op);
-      this.config.level = fill(this.menus.level, levels.map((l) => l.key), (k) => levelOf(chip, k).name, wanted);
-      this.config.collective = fill(this.menus.collective, DATA.collectives, (k) => DATA.collective_labels[k], this.config.collective);
+      this.config.level = fill(this.menus.level, levels.map((l) => l.key), (k) => levelOf(chip, k).name, wanted, always);
+      // the collective is kept as chosen: a collective the N slider later makes invalid is
+      // greyed out by update(), and the readout says why
+      const collectiveLabel = (k) => DATA.collective_labels[k];
+      this.menus.collective.select.textContent = "";
+      this.menus.collective.select.append(...DATA.collectives.map((k) => el("option", { value: k, text: collectiveLabel(k) })));
+      this.config.collective = DATA.collectives.includes(this.config.collective) ? this.config.collective : DATA.default_collective;
+      this.menus.collective.select.value = this.config.collective;
       this.menus.collective.wrap.hidden = !op.network;
       for (const [key, s] of Object.entries(this.sliders)) {
         s.wrap.hidden = !op.uses.includes(key);
         s.input.value = closestExponent(key, this.config[key]);
         this.config[key] = sliderValue(key, Number(s.input.value));
+      }
+    }
+
+    /** Grey out each option of `menu` that whyNot(key) gives a reason for: disabled, the reason
+     * as its title and, in brackets, in its text (a phone shows no tooltip). */
+    grey(menu, whyNot, label) {
+      for (const option of menu.select.options) {
+        const why = whyNot(option.value);
+        option.disabled = Boolean(why) && option.value !== menu.select.value;
+        option.textContent = why ? say("{label} ({why})", { label: label(option.value), why }) : label(option.value);
+        if (why) option.title = why;
+        else option.removeAttribute("title");
+        option.classList.toggle("rx-invalid", Boolean(why));
       }
     }
 
@@ -511,18 +638,25 @@
         s.value.textContent = text;
         s.input.setAttribute("aria-valuetext", `${key} = ${text}`);
       }
+      const chip = chipByName(this.config.chip);
+      this.grey(this.menus.collective, (k) => WHY_NOT.collective(chip, k, this.config), (k) => DATA.collective_labels[k]);
+      const invalid = invalidReason(this.config);
+      if (invalid) {
+        this.clear(invalid);
+        return;
+      }
       let e;
       let rows;
       try {
         e = evaluate(this.config);
         rows = readoutRows(this.config);
       } catch (error) {
-        this.reading = null;
-        this.summary.textContent = say("Not a valid setting: {error}", { error: error.message });
-        this.table.textContent = "";
+        this.clear(say("Not a valid setting: {error}", { error: error.message }));
         return;
       }
       this.reading = e;
+      this.chartMessage.hidden = true;
+      this.chartMessage.textContent = "";
       const op = DATA.operations[this.config.op];
       const relation = e.regime === "compute-bound" ? "≥" : "<";
       const value = (label) => rows.find(([l]) => l === label)[1]; // by label: rows vary by op
@@ -543,6 +677,13 @@
           rate: value(say("Achievable throughput")),
         },
       );
+      // on-chip memory: the costs count HBM bytes, and the readout says what that idealises
+      const onchip = DATA.onchip_levels.includes(e.level);
+      this.idealised.hidden = !onchip;
+      this.idealised.textContent = onchip ? say(
+            "Idealised at {level}: the bytes counted here are the HBM bytes (each input read once, each output written once), as if each crossed {level} once. A real kernel writes every byte into {level} and reads its tiles back many times; the library has no model of that traffic, so the true intensity at {level} is lower and this point is optimistic: an operation drawn compute-bound here may be bound by {level}.",
+            { level: e.level_name },
+          ) : "";
       this.table.textContent = "";
       this.table.append(el("caption", { text: say("Readout (roofline_lib's formulas and formatting)") }));
       const body = el("tbody");
@@ -554,6 +695,21 @@
       this.note.hidden = !op.vector;
       this.renderSources(e);
       this.draw(e);
+    }
+
+    /** An invalid setting: no point, no lines, no readout numbers, and `message` (naming the
+     * setting and what is allowed) where the verdict goes. */
+    clear(message) {
+      this.reading = null;
+      this.summary.textContent = message;
+      this.table.textContent = "";
+      this.idealised.hidden = true;
+      this.note.hidden = true;
+      const empty = say("No point: this setting is not valid (the readout says why).");
+      this.chart.setAttribute("aria-label", empty);
+      this.chartMessage.textContent = empty;
+      this.chartMessage.hidden = false;
+      if (this.plot) this.plot.setData(this.plot.data.map((column, i) => (i === 0 ? column : column.map(() => null))));
     }
 
     renderSources(e) {
@@ -588,24 +744,30 @@
       this.sources.append(list);
     }
 
-    series(e) {
+    /** The lines drawn: HBM's roofline and, at another level, that level's; bytes/s each. */
+    lines(e) {
       const chip = chipByName(this.config.chip);
-      const hbm = levelOf(chip, "hbm").bytes_per_s;
+      const hbm = { key: "hbm", name: levelOf(chip, "hbm").name, bytes_per_s: levelOf(chip, "hbm").bytes_per_s, color: COLORS.hbm, text: TEXT_COLORS.hbm };
+      if (e.level === "hbm") return [hbm];
+      return [hbm, { key: e.level, name: e.level_name, bytes_per_s: e.bandwidth_bytes_per_s, color: COLORS.level, text: TEXT_COLORS.level }];
+    }
+
+    series(e) {
       const C = e.peak_flops_per_s;
       const [lo, hi] = DATA.intensity_range;
       const I = e.arithmetic_intensity;
       const finite = isFinite(I) ? I : hi;
       const xmin = Math.min(lo, finite / 3);
       const xmax = Math.max(hi, finite * 3);
-      const other = e.level !== "hbm" ? e.bandwidth_bytes_per_s : null;
-      const xs = [...new Set([xmin, C / hbm, other ? C / other : xmin, finite, xmax])]
+      const bandwidths = this.lines(e).map((l) => l.bytes_per_s);
+      const xs = [...new Set([xmin, ...bandwidths.map((w) => C / w), finite, xmax])]
         .filter((x) => x >= xmin && x <= xmax)
         .sort((a, b) => a - b);
       const roof = (w) => xs.map((x) => Math.min(C, x * w));
       const point = xs.map((x) => (x === finite ? e.achievable_flops_per_s : null));
-      const ymin = Math.min(xmin * Math.min(hbm, other || hbm), e.achievable_flops_per_s) / 3;
-      const data = other ? [xs, roof(hbm), roof(other), point] : [xs, roof(hbm), point];
-      return { xs, data, xmin, xmax, ymin, ymax: C * 3 };
+      const ymin = Math.min(xmin * Math.min(...bandwidths), e.achievable_flops_per_s) / 3;
+      // headroom above the roof for its label
+      return { xs, data: [xs, ...bandwidths.map(roof), point], xmin, xmax, ymin, ymax: C * ROOF_HEADROOM };
     }
 
     draw(e) {
@@ -635,13 +797,14 @@
         return;
       }
       if (this.plot) this.plot.destroy();
+      this.labelLayer = null; // the old plot's, gone with it
       this.plotLevel = levelName;
       // the page's fonts (a translated edition serves its own CJK font): a canvas draws with
       // the fonts it is told, and "sans-serif" alone would leave the glyphs to the reader's system
       const axisFont = `12px ${getComputedStyle(this.root).fontFamily || "sans-serif"}`;
       const opts = {
         width: this.width(),
-        height: 300,
+        height: this.height(),
         scales: {
           x: { time: false, distr: 3, log: 10, range: () => [this.ranges.xmin, this.ranges.xmax] },
           y: { distr: 3, log: 10, range: () => [this.ranges.ymin, this.ranges.ymax] },
@@ -665,6 +828,7 @@
         ],
         legend: { live: false },
         cursor: { show: false },
+        hooks: { draw: [(u) => this.placeLabels(u)] },
         series: [
           {},
           { label: say("roofline, HBM"), stroke: COLORS.hbm, width: 2, spanGaps: true, points: { show: false } },
@@ -691,14 +855,148 @@
         ],
       };
       this.plot = new window.uPlot(opts, s.data, this.chart);
+      this.labelLayer = el("div", { class: "rx-labels", "aria-hidden": "true" });
+      this.plot.over.append(this.labelLayer);
+      this.placeLabels(this.plot);
+    }
+
+    /** The ridge (the critical intensity, with its value), the roof (the peak) and each
+     * bandwidth slope, written on the plot in HTML: each label takes the first of its spots that
+     * lies inside the plot and clear of the point and of the labels already placed (a slope's
+     * label is turned along its slope; it is tested as the turned rectangle it is). */
+    placeLabels(u) {
+      const layer = this.labelLayer;
+      if (!layer || !layer.isConnected) return;
+      const e = this.reading;
+      layer.textContent = "";
+      if (!e) return;
+      const W = u.over.clientWidth;
+      const H = u.over.clientHeight;
+      const x = (v) => u.valToPos(v, "x");
+      const y = (v) => u.valToPos(v, "y");
+      const C = e.peak_flops_per_s;
+      const taken = [];
+      const point = this.point();
+      const pointBox = point && point.px ? square(point.px.left, point.px.top, POINT_RADIUS_PX) : null;
+      if (pointBox) taken.push(pointBox);
+      const inside = (corners) => corners.every(([px, py]) => px >= 1 && py >= 1 && px <= W - 1 && py <= H - 1);
+      const free = (corners) => inside(corners) && !taken.some((t) => overlapping(t, corners));
+      const label = (kind, text, color) => {
+        const node = el("div", { class: `rx-label rx-label-${kind}`, text });
+        if (color) node.style.color = color;
+        layer.append(node);
+        return node;
+      };
+      /** Put `node` at the first free spot ({cx, cy}: its centre), turned by `angle` (rad,
+       * counter-clockwise), trying each of `widths` (its CSS max-width: narrower wraps onto
+       * more lines). Nowhere free: with `fallback`, the first spot inside the plot and off the
+       * point (else the very first), and true; without, nothing and false. */
+      const place = (node, spots, { angle = 0, widths = [""], fallback = true } = {}) => {
+        const all = [];
+        let chosen = null;
+        for (const maxWidth of widths) {
+          node.style.maxWidth = maxWidth;
+          const w = node.offsetWidth;
+          const h = node.offsetHeight;
+          const shaped = spots(w, h).map((s) => ({ ...s, w, h, maxWidth, corners: rectangle(s.cx, s.cy, w, h, angle) }));
+          all.push(...shaped);
+          chosen = shaped.find((s) => free(s.corners));
+          if (chosen) break;
+        }
+        if (!chosen && !fallback) return false;
+        const offPoint = (s) => inside(s.corners) && !(pointBox && overlapping(pointBox, s.corners));
+        chosen = chosen || all.find(offPoint) || all[0];
+        const { w, h } = chosen;
+        node.style.maxWidth = chosen.maxWidth;
+        node.style.left = `${chosen.cx - w / 2}px`;
+        node.style.top = `${chosen.cy - h / 2}px`;
+        if (angle) node.style.transform = `rotate(${-angle}rad)`;
+        node.dataset.angle = String(angle);
+        taken.push(chosen.corners);
+        return true;
+      };
+      const at = (left, top, w, h) => ({ cx: left + w / 2, cy: top + h / 2 });
+      // the ridge of the level the point is timed on, with a dashed line down to the axis
+      const ridgeX = x(e.critical_intensity);
+      const roofY = y(C);
+      if (ridgeX >= 0 && ridgeX <= W) {
+        layer.append(el("div", { class: "rx-ridge-line", style: `left:${ridgeX}px;top:${roofY}px;height:${H - roofY}px` }));
+        taken.push(square(ridgeX, roofY, 4));
+        const text = say("ridge: I* = {value} FLOPs/byte", { value: intensityText(e.critical_intensity, e.arithmetic_intensity) });
+        // first at the foot of the ridge, right of its line, where no line runs (as
+        // roofline_lib.plots does), then up that line, on two lines or three; only then left
+        // of it, where the slope runs
+        const node = label("ridge", text);
+        const up = (side) => (w, h) => {
+          const left = side > 0 ? ridgeX + LABEL_GAP : ridgeX - LABEL_GAP - w;
+          const spots = steps(H - LABEL_GAP - h, roofY + LABEL_GAP, h / 2).map((top) => at(left, top, w, h));
+          return side > 0 ? spots : [...spots, at(ridgeX - w / 2, roofY - LABEL_GAP - h, w, h)];
+        };
+        const widths = ["", "6em"];
+        if (!place(node, up(1), { widths, fallback: false })) place(node, up(-1), { widths });
+      }
+      const lines = this.lines(e);
+      // each slope: its level and bandwidth, written along it (as roofline_lib.plots writes
+      // lines' labels on them), above the highest line (nothing is drawn there) and below the
+      // others; half-way up first, then further from half-way, then on the other side
+      const byBandwidth = [...lines].sort((a, b) => b.bytes_per_s - a.bytes_per_s);
+      const fractions = Array.from({ length: 19 }, (_, k) => 0.05 * (k + 1)).sort((a, b) => Math.abs(a - 0.5) - Math.abs(b - 0.5));
+      byBandwidth.forEach((line, i) => {
+        const text = say("{level}: {bandwidth}", { level: line.name, bandwidth: formatQuantity(line.bytes_per_s, "B/s") });
+        const ridge = Math.min(W, x(C / line.bytes_per_s));
+        const lineY = (px) => y(u.posToVal(px, "x") * line.bytes_per_s);
+        const angle = Math.atan2(lineY(0) - lineY(ridge), ridge); // rising, in screen px
+        const [sin, cos] = [Math.sin(angle), Math.cos(angle)];
+        const side = i === 0 ? -1 : 1; // -1: above the line
+        place(
+          label("slope", text, line.text),
+          // next to the line, else far enough from it to pass the point by
+          (w, h) =>
+            [side, -side].flatMap((s) =>
+              [h / 2 + 2, h / 2 + POINT_RADIUS_PX * Math.SQRT2 + 2].flatMap((gap) =>
+                fractions.map((f) => ({ cx: f * ridge + s * sin * gap, cy: lineY(f * ridge) + s * cos * gap })),
+              ),
+            ),
+          { angle },
+        );
+      });
+      // the roof: the peak, on its flat part (right of the leftmost ridge), above it or below
+      const flatFrom = Math.max(0, Math.min(...lines.map((l) => x(C / l.bytes_per_s))));
+      place(label("roof", say("peak {value}", { value: formatQuantity(C, "FLOP/s") })), (w, h) => {
+        // above the roof (nothing is drawn higher, left of the ridges too), from the right; then
+        // just below its flat part
+        const spots = steps(W - LABEL_GAP - w, 1, w / 8).map((left) => at(left, roofY - LABEL_GAP - h, w, h));
+        for (const left of steps(W - LABEL_GAP - w, flatFrom, w / 8)) spots.push(at(left, roofY + LABEL_GAP, w, h));
+        return spots.length ? spots : [at(W - LABEL_GAP - w, roofY - LABEL_GAP - h, w, h)];
+      }, { widths: ["", "5.5em"] });
     }
 
     width() {
       return Math.max(240, Math.min(760, this.chart.clientWidth || 600));
     }
 
+    height() {
+      return 300;
+    }
+
     resize() {
-      if (this.plot) this.plot.setSize({ width: this.width(), height: 300 });
+      if (this.plot) this.plot.setSize({ width: this.width(), height: this.height() });
+    }
+
+    /** On a phone the chart is pinned (sticky) just below the theme's own pinned header. */
+    pin() {
+      this.root.style.setProperty("--rx-pinned-top", `${pinnedTop(this.root)}px`);
+    }
+
+    /** While the explorer is on the screen the theme's floating "back to top" button stays
+     * hidden: it would sit over the chart (the stylesheet hides it under this class). */
+    hideThemeOverlaysWhileInView() {
+      if (!("IntersectionObserver" in window)) return;
+      new IntersectionObserver((entries) => {
+        for (const entry of entries) {
+          document.documentElement.classList.toggle("rx-explorer-in-view", entry.isIntersecting);
+        }
+      }).observe(this.root);
     }
 
     /** The operation's point: its data coordinates and where it is drawn (CSS px in the chart). */
