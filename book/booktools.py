@@ -42,7 +42,7 @@ from myst_nb import glue
 from roofline_lib import plots
 from roofline_lib.fmt import format_batch, format_number, format_percent, format_quantity
 from roofline_lib.hardware import Citation
-from roofline_lib.mistakes import Mistake, known_mistakes
+from roofline_lib.mistakes import Convention, Mistake, answer_key
 from roofline_lib.words import fields_of, say, say_later, use_language_font
 
 if TYPE_CHECKING:
@@ -222,9 +222,18 @@ QUESTION_MESSAGES = {
         "Right: within {tolerance} of the library's value. Open the solution to compare."
     ),
     "wrong": say_later("Not within {tolerance} of the answer. Try again, or open the solution."),
+    "convention": say_later("Also right: {note}"),
+    "show": say_later("Show the working now (it gives the answer away)"),
+    "held": say_later("The working that answers the question above is folded until you answer it."),
+    "held_many": say_later(
+        "The working that answers the questions above is folded until you answer them."
+    ),
 }
 """What an answer box says, by case, in English (:func:`question` says it in the edition's
-language); ``{tolerance}`` becomes the stated tolerance ("1%")."""
+language); ``{tolerance}`` becomes the stated tolerance ("1%"); ``{note}`` stays for the browser
+to fill with a convention's note. ``show`` and ``held`` (``held_many`` for several boxes) label
+the working that the page folds until the box is answered (the ``hold-until-answered``
+directive, book/_ext/course.py)."""
 
 UNIT_WORDS = {"tokens": say_later("tokens"), "requests": say_later("requests")}
 """Units that are words: an answer box's label says them in the edition's language (the reader
@@ -237,27 +246,32 @@ def question(
     unit: str = "",
     rtol: float = 0.01,
     mistakes: Sequence[Mistake] = (),
+    conventions: Sequence[Convention] = (),
 ) -> HTML:
     """Glue under ``name`` (for ``{glue:} name``) and return a "predict, then check" answer box.
 
     ``answer`` is the library's value in ``unit``; a reader's number within ``rtol`` of it
-    (``|x − answer| ≤ rtol·answer``) gets a tick. A number within ``rtol`` of one of the question's
-    ``mistakes`` (computed with the library), or of a generic factor of
-    :func:`roofline_lib.mistakes.known_mistakes`, gets that mistake's hint instead. The reader may
-    add the unit with an SI prefix ("1.1 ms" for unit "s")."""
+    (``|x − answer| ≤ rtol·answer``) gets a tick, as does one within ``rtol`` of a convention the
+    page itself teaches (``conventions``: exact bytes, the guide's rounded inputs), with its note.
+    A number within ``rtol`` of one of the question's ``mistakes`` (computed with the library)
+    gets that mistake's hint; anything else is plainly wrong: no hint is guessed. The tolerance
+    must separate every listed value (:func:`roofline_lib.mistakes.answer_key` raises otherwise).
+    The reader may add the unit with an SI prefix ("1.1 ms" for unit "s")."""
     if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
         raise ValueError(f"name must be a lower-case identifier, got {name!r}")
-    catalogue = known_mistakes(answer, mistakes, rtol)
+    key = answer_key(answer, rtol, mistakes, conventions)
     tolerance = f"{100 * rtol:g}%"
+    # {note} stays a field: the browser fills it with the convention's note
+    fill = {"tolerance": tolerance, "note": "{note}"}
     messages = {
-        k: say(v, tolerance=tolerance) if fields_of(v) else say(v)
-        for k, v in QUESTION_MESSAGES.items()
+        k: say(v, **{f: fill[f] for f in fields_of(v)}) for k, v in QUESTION_MESSAGES.items()
     }
     data = {
-        "answer": repr(float(answer)),
-        "rtol": repr(float(rtol)),
+        "answer": repr(float(key.answer)),
+        "rtol": repr(float(key.rtol)),
         "unit": unit,
-        "mistakes": json.dumps([{"value": m.value, "hint": m.hint} for m in catalogue]),
+        "mistakes": json.dumps([{"value": m.value, "hint": m.hint} for m in key.mistakes]),
+        "conventions": json.dumps([{"value": c.value, "note": c.note} for c in key.conventions]),
         "messages": json.dumps(messages),
     }
     attributes = " ".join(f'data-{k}="{html.escape(v, quote=True)}"' for k, v in data.items())

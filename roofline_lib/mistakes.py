@@ -3,15 +3,17 @@ likely means, in words.
 
 One catalogue serves the grader and the book. The grader's class report names a cluster of wrong
 answers by its factor (:func:`describe_factor`: "answers ×8 the reference: bits and bytes mixed
-up"); the book's "predict, then check" questions (:func:`factor_mistakes`) give a reader who is off
-by one of :data:`GENERIC_FACTORS` the same words as a hint. A ratio ``r`` is always
+up"); the book's "predict, then check" questions list the mistakes each one expects
+(:func:`factor_mistake` words a listed factor the same way). A ratio ``r`` is always
 ``r = answer / reference``, dimensionless.
 
 * :func:`format_factor`: ``2 → "×2"``, ``0.5 → "×1/2"``, ``1e-12 → "×10⁻¹²"``;
 * :func:`factor_words`: ``8 → "bits and bytes mixed up (8 bits to a byte), too large"``;
 * :func:`describe_factor`: the two together, as the class report words a cluster;
-* :class:`Mistake`: a wrong value and its hint; :func:`known_mistakes` puts a question's own
-  mistakes (computed with the library: the sparse peak, min for max, ...) before the generic ones.
+* :class:`Mistake`: a wrong value and its hint; :class:`Convention`: another right value and its
+  note; :func:`answer_key` checks a question's :class:`AnswerKey` (its tolerance separates every
+  listed value). A box hints only at what its question lists: no factor is ever guessed, since a
+  guessed "×1.024" fires on answers the page itself teaches under another convention.
 """
 
 from __future__ import annotations
@@ -55,8 +57,9 @@ GENERIC_FACTORS: tuple[float, ...] = (
     1.024**4,
     1.024**-4,
 )
-"""The factors a reader is most often off by (answer / right answer): a two dropped or doubled,
-bits for bytes, a unit prefix, binary (1024) for decimal (1000) prefixes."""
+"""The factors a class is most often off by (answer / right answer): a two dropped or doubled,
+bits for bytes, a unit prefix, binary (1024) for decimal (1000) prefixes; each has words of its
+own (:func:`factor_words`) for the class report."""
 
 
 def _whole(x: float, rtol: float = 1e-6) -> int | None:
@@ -134,37 +137,96 @@ class Mistake:
     hint: str
 
 
-def factor_mistakes(answer: float) -> tuple[Mistake, ...]:
-    """``answer × r`` for each r of :data:`GENERIC_FACTORS`, with its words as the hint:
-    'That is ×8 the answer: bits and bytes mixed up (8 bits to a byte), too large.'"""
-    return tuple(
-        Mistake(
-            answer * r,
-            say(
-                "That is {factor} the answer: {words}.",
-                factor=format_factor(r),
-                words=factor_words(r),
-            ),
-        )
-        for r in GENERIC_FACTORS
+@dataclass(frozen=True)
+class Convention:
+    """Another right answer: the ``value`` a question's answer takes under a convention the page
+    itself teaches (every byte counted exactly, the guide's rounded inputs), accepted with a
+    ``note`` that says which convention it is."""
+
+    value: float
+    note: str
+
+
+def factor_mistake(answer: float, ratio: float) -> Mistake:
+    """The ``answer`` off by ``ratio`` (``answer × ratio``), a mistake a question lists for itself,
+    hinted in the class report's words: 'That is ×8 the answer: bits and bytes mixed up (8 bits to
+    a byte), too large.'"""
+    return Mistake(
+        answer * ratio,
+        say(
+            "That is {factor} the answer: {words}.",
+            factor=format_factor(ratio),
+            words=factor_words(ratio),
+        ),
     )
 
 
-def known_mistakes(
-    answer: float, specific: Sequence[Mistake] = (), rtol: float = 0.01
-) -> tuple[Mistake, ...]:
-    """A question's mistakes: its ``specific`` ones (computed with the library), then the generic
-    :func:`factor_mistakes`, dropping any value a reader within ``rtol`` could not tell from the
-    right answer or from a mistake listed before it (``|a − b| ≤ 2·rtol·|b|``)."""
+def fraction_for_percent(answer_percent: float) -> Mistake:
+    """A percentage question answered with the fraction (0.816 for 81.6 %)."""
+    return Mistake(
+        answer_percent / 100,
+        say("That is the fraction: the question asks for a percentage (×100)."),
+    )
+
+
+def erratum(value: float, why: str) -> Mistake:
+    """A figure the sources print and the errata page corrects: never a tick, and the hint says
+    where it comes from (``why``, one clause) and where it is corrected."""
+    return Mistake(
+        value,
+        say(
+            "That is the sources' figure, an erratum: {why}. The errata page corrects it.", why=why
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class AnswerKey:
+    """What a "predict, then check" box accepts and what it says.
+
+    A number ``x`` is right when ``|x − answer| ≤ rtol·answer``, another right answer when it is
+    that close to a convention's value (with its note), a listed mistake (with its hint) when it is
+    that close to the mistake's value, and plainly wrong otherwise: no hint is ever guessed. The
+    windows ``[v − rtol·v, v + rtol·v]`` of the answer, the conventions and the mistakes are
+    disjoint (:func:`answer_key` checks), so each number gets one verdict."""
+
+    answer: float
+    rtol: float
+    mistakes: tuple[Mistake, ...] = ()
+    conventions: tuple[Convention, ...] = ()
+
+
+def _widest_rtol(a: float, b: float) -> float:
+    """The largest rtol at which the windows of ``a`` and ``b`` do not overlap: |a − b| / (a + b)."""
+    return abs(a - b) / (abs(a) + abs(b))
+
+
+def answer_key(
+    answer: float,
+    rtol: float,
+    mistakes: Sequence[Mistake] = (),
+    conventions: Sequence[Convention] = (),
+) -> AnswerKey:
+    """The :class:`AnswerKey` of a question, checked: ``answer`` and every listed value positive
+    and finite, ``0 < rtol < 0.5``, and no two windows overlapping (a listed value a reader within
+    ``rtol`` could not tell from the answer, or from another listed value, is an error that says
+    the widest ``rtol`` that would separate them)."""
     if not (math.isfinite(answer) and answer > 0):
         raise ValueError(f"answer must be a positive finite number, got {answer!r}")
     if not 0 < rtol < 0.5:
         raise ValueError(f"rtol must be in (0, 0.5), got {rtol!r}")
-    kept: list[Mistake] = []
-    seen = [answer]
-    for mistake in (*specific, *factor_mistakes(answer)):
-        if any(abs(mistake.value - v) <= 2 * rtol * abs(v) for v in seen):
-            continue
-        kept.append(mistake)
-        seen.append(mistake.value)
-    return tuple(kept)
+    listed: list[tuple[str, float]] = [("the answer", answer)]
+    listed += [(f"conventions[{i}]", c.value) for i, c in enumerate(conventions)]
+    listed += [(f"mistakes[{i}]", m.value) for i, m in enumerate(mistakes)]
+    for name, value in listed[1:]:
+        if not (math.isfinite(value) and value > 0):
+            raise ValueError(f"{name} must be a positive finite number, got {value!r}")
+    for i, (name, value) in enumerate(listed):
+        for other, other_value in listed[:i]:
+            if abs(value - other_value) <= rtol * (value + other_value):
+                raise ValueError(
+                    f"{name} = {value:.6g} is within rtol = {rtol:g} of {other} = "
+                    f"{other_value:.6g}: a reader could not be told which; use rtol below "
+                    f"{_widest_rtol(value, other_value):.3g} or drop it"
+                )
+    return AnswerKey(answer, rtol, tuple(mistakes), tuple(conventions))

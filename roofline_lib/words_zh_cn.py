@@ -479,6 +479,20 @@ ZH_CN: dict[str, str] = {
     "Not within {tolerance} of the answer. Try again, or open the solution.": (
         "与答案相差超过 {tolerance}。再试一次，或打开解答。"
     ),
+    "Also right: {note}": "也正确：{note}",
+    "Show the working now (it gives the answer away)": "现在显示推导（会揭晓答案）",
+    "The working that answers the question above is folded until you answer it.": (
+        "回答上面问题的推导已折叠，答对后展开。"
+    ),
+    "The working that answers the questions above is folded until you answer them.": (
+        "回答上面几道问题的推导已折叠，全部答对后展开。"
+    ),
+    "That is the fraction: the question asks for a percentage (×100).": (
+        "这是小数：题目问的是百分数（×100）。"
+    ),
+    "That is the sources' figure, an erratum: {why}. The errata page corrects it.": (
+        "这是原始资料中的数字，属于勘误：{why}。勘误页给出了更正。"
+    ),
     "tokens": "token 数",
     "requests": "请求数",
     "no source (user-defined)": "无出处（用户自定义）",
@@ -508,11 +522,31 @@ ZH_CN: dict[str, str] = {
         "交互式探索器需要 JavaScript。在 JupyterLab 中：{code}"
     ),
     # -- book/01_where_the_time_goes.md
+    "That is the time in milliseconds, and the box reads seconds: type {ms} ms.": (
+        "这是以毫秒计的时间，而答案框的单位是秒：请输入 {ms} ms。"
+    ),
+    (
+        "That is half: either the bidirectional figure (links here are one-way) or one byte an element "
+        "(bf16 has two)."
+    ): (
+        "这是一半：要么用了双向带宽（这里的链路带宽是单向的），要么每个元素只算了一个字节（bf16 是"
+        "两个）。"
+    ),
+    "That is the time to read it from HBM; NVLink is much slower.": (
+        "这是从 HBM 读取它的时间；NVLink 慢得多。"
+    ),
+    (
+        "That halves the whole time, as if the data set it; here the compute units are the slower side, "
+        "and they do not get faster."
+    ): ("这把总时间减半了，好像时间由数据传输决定；这里较慢的一方是计算单元，而它们并没有变快。"),
+    "That is the new time over the old, halved: the question asks old over new.": (
+        "这是新时间除以旧时间，而且按减半算：题目问的是旧时间 ÷ 新时间。"
+    ),
+    "That adds the two times; with overlap the time is the larger one, max(T_math, T_comms).": (
+        "这把两个时间相加了；有重叠时，时间是较大的那个，max(T_math, T_comms)。"
+    ),
     "That is C / FLOPs, upside down: T = FLOPs / C.": (
         "这是 C / FLOPs，分子分母颠倒了：T = FLOPs / C。"
-    ),
-    "That divides by the bidirectional figure; links here are one-way.": (
-        "这是除以了双向带宽；这里的链路带宽是单向的。"
     ),
     "done at {time}": "{time} 完成",
     "double-buffered": "双缓冲",
@@ -529,6 +563,18 @@ ZH_CN: dict[str, str] = {
         "重叠最多带来 2 倍收益，\n而且只在临界算术强度附近"
     ),
     # -- book/02_arithmetic_intensity.md
+    "the guide's 298 divides a peak rounded up to 10^15 FLOP/s": (
+        "导读的 298 用的是向上取整到 10^15 FLOP/s 的峰值"
+    ),
+    "That is the peak's growth alone; the bandwidth grew too, and I* = C/W.": (
+        "这只是峰值的增长；带宽也增长了，而 I* = C/W。"
+    ),
+    "That is the bandwidth's growth alone; I* = C/W divides the peak by it.": (
+        "这只是带宽的增长；I* = C/W 是用峰值除以带宽。"
+    ),
+    "That multiplies the two growths; I* = C/W divides them.": "这把两个增长倍数相乘了；I* = C/W 应该相除。",
+    "That is W/C's growth, upside down: I* = C/W.": "这是 W/C 的增长，分子分母颠倒了：I* = C/W。",
+    "That counts one byte an element; bf16 has two.": "这是每个元素只算了一个字节；bf16 是两个字节。",
     "That uses NVIDIA's sparse peak; C is the dense one.": (
         "这用的是 NVIDIA 的稀疏峰值；C 是稠密峰值。"
     ),
@@ -540,6 +586,9 @@ ZH_CN: dict[str, str] = {
         "这只数了 D 次 FLOPs：每次乘法还需要一次加法。"
     ),
     # -- book/03_roofline_chart.md
+    "That is the roof; below the H100's I* the matmul reaches only I/I* of it.": (
+        "这是屋顶；在 H100 的 I* 以下，这个矩阵乘法只能达到它的 I/I*。"
+    ),
     "That is I* / I, upside down: the fraction is I / I*.": (
         "这是 I* / I，分子分母颠倒了：比例是 I / I*。"
     ),
@@ -549,6 +598,20 @@ ZH_CN: dict[str, str] = {
         "只有 4096 个 token 的矩阵乘法在三块芯片上都计算受限"
     ),
     # -- book/04_matmul.md
+    "That counts BDF FLOPs; each multiply-add is two.": "这只数了 BDF 次 FLOPs；每次乘加是两次。",
+    "That halves I*; in bf16 I ≈ B, so B* = I* = C/W.": (
+        "这把 I* 减半了；在 bf16 下 I ≈ B，所以 B* = I* = C/W。"
+    ),
+    "That is W / C, upside down: B* = I* = C / W.": "这是 W / C，分子分母颠倒了：B* = I* = C / W。",
+    "the guide's ~569 divides the rounded 9.1 × 10^14 FLOP/s by 1.6 TB/s": (
+        "导读的 ~569 是用四舍五入后的 9.1 × 10^14 FLOP/s 除以 1.6 TB/s"
+    ),
+    "That doubles the time as if FLOPs set it at both sizes; at the smaller B the bytes do.": (
+        "这把时间翻倍了，好像两种大小下时间都由 FLOPs 决定；在较小的 B 下，时间由字节决定。"
+    ),
+    "That is the bytes' growth, as if both were memory-bound; the larger B crosses the ridge.": (
+        "这是字节数的增长，好像两者都内存带宽受限；较大的 B 越过了拐点。"
+    ),
     "That is I ≈ B, which drops the bytes of X and Z: use the exact count.": (
         "这是 I ≈ B，它忽略了 X 和 Z 的字节：请用精确计数。"
     ),
@@ -562,17 +625,32 @@ ZH_CN: dict[str, str] = {
         "方形分块的强度为 $b_F/2$：\nTPU v5e 需 {v5e} 宽的分块，H100 需 {h100}（或用缓存）"
     ),
     # -- book/05_network.md
+    "That divides the whole matmul's FLOPs; each chip does its half, 2B(D/N)F.": (
+        "这用的是整个矩阵乘法的 FLOPs；每块芯片只做自己的一半，2B(D/N)F。"
+    ),
+    "That counts each chip's bytes twice, sent and received; a link carries both ways at once.": (
+        "这把每块芯片的字节算了两次（发送和接收）；链路同时双向传输。"
+    ),
+    "That is B, the HBM rule I ≈ B; over the network B cancels and D/N remains.": (
+        "这是 B，即 HBM 的规则 I ≈ B；在网络上 B 被约掉，剩下 D/N。"
+    ),
     (
-        "That divides by {doubled}: one port counted both ways, or two ports. Two chips "
-        "share one link, {port} one way."
-    ): "这是除以 {doubled}：把一个端口按双向计，或算了两个端口。两块芯片共用一条链路，单向 {port}。",
+        "That is the HBM roofline's rule, I ≈ B; over the network the bytes sent grow with B as fast as "
+        "the FLOPs."
+    ): ("这是 HBM roofline 的规则 I ≈ B；在网络上，发送的字节与 FLOPs 一样随 B 增长。"),
+    "That halves it; the FLOPs and the bytes sent both double.": "这是减半了；FLOPs 和发送的字节都翻倍。",
+    (
+        "That is C/W, half the threshold: it divides by {doubled} (one port counted both ways, or "
+        "two ports), or drops the 2 bytes each D-element sends. Two chips share one link, {port} "
+        "one way."
+    ): (
+        "这是 C/W，阈值的一半：它除以了 {doubled}（把一个端口按双向计，或算了两个端口），或漏掉了"
+        "每个 D 元素发送的 2 个字节。两块芯片共用一条链路，单向 {port}。"
+    ),
     (
         "That divides by Google's {total}: all four ports, both ways. Two chips share "
         "one link, {port} one way."
     ): "这是除以 Google 的 {total}：四个端口、双向合计。两块芯片共用一条链路，单向 {port}。",
-    "That is C/W: the split sends 2 bytes per D-element.": (
-        "这是 C/W：切分后每个 D 元素要发送 2 个字节。"
-    ),
     "Smallest compute-bound shard D/N\n(bf16, two chips: φ = 1)": (
         "计算受限的最小分片 D/N\n（bf16，两块芯片：φ = 1）"
     ),
@@ -582,6 +660,13 @@ ZH_CN: dict[str, str] = {
         "H100 走 InfiniBand 时所需的分片是走 NVLink 时的 {ratio} 倍宽"
     ),
     # -- book/06_low_precision.md
+    "That compares 2B with the bf16 I*; int8 arithmetic doubles I* too.": (
+        "这是拿 2B 和 bf16 的 I* 比较；int8 运算也让 I* 翻倍。"
+    ),
+    "That is bf16's B*; the int8 weights halve the bytes, so I ≈ 2B and B* = I*/2.": (
+        "这是 bf16 的 B*；int8 权重让字节减半，所以 I ≈ 2B，B* = I*/2。"
+    ),
+    "That is I* in int8; here the multiply-adds run in bf16.": "这是 int8 下的 I*；这里的乘加以 bf16 进行。",
     "Cloud TPU v5e documentation": "Cloud TPU v5e 文档",
     "That is I* in int8; the int8 intensity is about 2B, so B* = I*/2.": (
         "这是 int8 下的 I*；int8 的算术强度约为 2B，所以 B* = I*/2。"
@@ -616,6 +701,19 @@ ZH_CN: dict[str, str] = {
         "{d}，bf16）"
     ),
     # -- book/08_mfu.md
+    "That is the backward pass only; add the forward's 2P: 6P.": "这只是反向传播；再加上前向的 2P：6P。",
+    "That counts the input embedding table too; it is looked up, not multiplied.": (
+        "这把输入嵌入表也算进去了；它是查表，不做乘法。"
+    ),
+    "That rounds P to the guide's 70 billion; the question's P is {p} billion.": (
+        "这把 P 取成了导读的 700 亿；题目中的 P 是 {p} × 10⁹。"
+    ),
+    "that is with the guide's round 70 billion for P; the model's own P gives {mfu}.": (
+        "这是用导读的整数 700 亿作为 P 得到的；用模型自己的 P 得到 {mfu}。"
+    ),
+    "That is the roof, as over NVLink; InfiniBand's ridge lies far past D/N.": (
+        "这是屋顶，和走 NVLink 时一样；InfiniBand 的拐点远在 D/N 之外。"
+    ),
     "Datasheet peak": "数据手册峰值",
     "Matmuls, H100/B200": "矩阵乘法，H100/B200",
     "Matmuls, TPUs": "矩阵乘法，TPU",
@@ -640,6 +738,25 @@ ZH_CN: dict[str, str] = {
     "the matmul over NVLink": "该矩阵乘法，经 NVLink",
     "the matmul over InfiniBand": "该矩阵乘法，经 InfiniBand",
     # -- book/09_inference.md
+    "that is I ≈ B, counting the weights' bytes only; every byte counted gives {exact}.": (
+        "这是 I ≈ B，只计权重的字节；精确计入每个字节得到 {exact}。"
+    ),
+    "That is one request's; here {n} share the step.": "这是一个请求的值；这里有 {n} 个请求共享这一步。",
+    "that is the threshold for this shape, D = F = {d}, with every byte counted.": (
+        "这是这个形状（D = F = {d}）在精确计入每个字节时的阈值。"
+    ),
+    (
+        "with the weights' bytes alone (I ≈ B) the time does not change; counting the activations it "
+        "grows {ratio}×."
+    ): ("只计权重的字节（I ≈ B）时，时间不变；计入激活值则增长 {ratio} 倍。"),
+    (
+        "That doubles it as if FLOPs set the time; in decode the weights' bytes do, read once a step for "
+        "every request."
+    ): (
+        "这把时间翻倍了，好像时间由 FLOPs 决定；在解码中时间由权重的字节决定，每步为所有请求只读一"
+        "次。"
+    ),
+    "That halves it; more requests never make a step shorter.": "这是减半了；更多的请求不会让一步变短。",
     "That uses the sparse peak; C is dense.": "这用的是稀疏峰值；C 是稠密峰值。",
     "decode, 1 request\n(and multi-head decode attention)": (
         "解码，1 个请求\n（以及多头解码注意力）"

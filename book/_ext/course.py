@@ -21,6 +21,19 @@ figure (title "Erratum", or "Erratum: <argument>")::
     The chapter's 298 is 1e15 / 3.35e12; with the dense 989.5 TFLOP/s it is {glue:text}`h100_ci`.
     :::
 
+``hold-until-answered``: where the working that gives an exercise's answer away ends; what lies
+between the exercise (or its solution) and this marker is folded in the browser until the box is
+answered, or the reader asks to see it (see :class:`HoldUntilAnswered`)::
+
+    :::{hold-until-answered} q-d-star
+    :::
+
+``hold-from``: where that fold begins, when the working comes later than right after the
+exercise (the two markers in one section)::
+
+    :::{hold-from} q-h100-ci
+    :::
+
 "Predict, then check": the extension loads sphinx-exercise (``exercise`` and ``solution``
 directives) and ``static/predict.js``, which checks the answer boxes that ``booktools.question``
 glues into the exercises (see its docstring).
@@ -57,10 +70,13 @@ from typing import Any
 from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.config import Config
+from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
+from sphinx.writers.html5 import HTML5Translator
 
 from roofline_lib.words import say, say_later
 
+logger = logging.getLogger(__name__)
 HIDDEN_NOTE = say_later("Worked solutions are hidden in this edition of the course.")
 STATIC = Path(__file__).parent / "static"
 
@@ -154,6 +170,110 @@ def _drop_duplicate_scripts(
         context["script_files"][:] = unique
 
 
+class HeldBack(nodes.General, nodes.Element):
+    """Content that gives an exercise's answer away: the browser folds it until the exercise's
+    box is answered right, or the reader asks to see it (static/predict.js)."""
+
+
+class HoldMarker(nodes.General, nodes.Element):
+    """Where the content that ``hold-until-answered`` folds ends (gone after reading)."""
+
+
+class HoldStart(nodes.General, nodes.Element):
+    """Where the content that ``hold-until-answered`` folds begins, when it does not begin right
+    after the exercise (gone after reading)."""
+
+
+class HoldFrom(SphinxDirective):
+    """``:::{hold-from} q-label``: the fold for exercise ``q-label`` begins here instead of right
+    after the exercise (the working that gives its answer away comes later, in the same or a
+    later section: the marker and its ``hold-until-answered`` share one section)."""
+
+    required_arguments = 1
+    final_argument_whitespace = True
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        start = HoldStart(exercise=" ".join(self.arguments[0].split()))
+        self.set_source_info(start)
+        return [start]
+
+
+class HoldUntilAnswered(SphinxDirective):
+    """``:::{hold-until-answered} q-label``, placed where the working that answers exercise
+    ``q-label`` ends: everything between that exercise (or its solution) and the marker, in the
+    same section, becomes one :class:`HeldBack` block. Several labels (``q-a q-b``): the working
+    answers them all, begins after the last of them and unfolds once all are answered."""
+
+    required_arguments = 1
+    final_argument_whitespace = True
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        marker = HoldMarker(exercise=" ".join(self.arguments[0].split()))
+        self.set_source_info(marker)
+        return [marker]
+
+
+def _answers(node: nodes.Node, labels: str) -> bool:
+    """Whether ``node`` is one of the exercises ``labels`` (space-separated), its solution
+    (sphinx-exercise's nodes) or the ``hold-from`` marker for them: the fold begins after it."""
+    from sphinx_exercise.nodes import exercise_enumerable_node, exercise_node, solution_node
+
+    if isinstance(node, HoldStart):
+        return bool(node["exercise"] == labels)
+    if isinstance(node, solution_node):
+        return node.get("target_label") in labels.split()
+    if isinstance(node, (exercise_node, exercise_enumerable_node)):
+        return node.get("label") in labels.split()
+    return False
+
+
+def _fold_held_back(app: Sphinx, doctree: nodes.document) -> None:
+    """Wrap what lies between each exercise and its ``hold-until-answered`` marker."""
+    for marker in list(doctree.findall(HoldMarker)):
+        label, parent = marker["exercise"], marker.parent
+        index = parent.index(marker)
+        start = next((i + 1 for i in range(index - 1, -1, -1) if _answers(parent[i], label)), None)
+        parent.remove(marker)
+        if start is not None and isinstance(parent[start - 1], HoldStart):
+            parent.remove(parent[start - 1])
+            start, index = start - 1, index - 1
+        if start is None or start == index:
+            logger.warning(
+                "hold-until-answered %s: no exercise, solution or hold-from %r before it in "
+                "the same section, or nothing between them to fold",
+                label,
+                label,
+                location=marker,
+            )
+            continue
+        folded = list(parent.children[start:index])
+        for child in folded:
+            parent.remove(child)
+        block = HeldBack(exercise=label)
+        block.extend(folded)
+        parent.insert(start, block)
+    for orphan in list(doctree.findall(HoldStart)):
+        logger.warning(
+            "hold-from %s: no hold-until-answered %s after it in the same section",
+            orphan["exercise"],
+            orphan["exercise"],
+            location=orphan,
+        )
+        orphan.parent.remove(orphan)
+
+
+def _visit_held_back(self: HTML5Translator, node: HeldBack) -> None:
+    self.body.append(
+        self.starttag(node, "div", CLASS="held-back", **{"data-for": node["exercise"]})
+    )
+
+
+def _depart_held_back(self: HTML5Translator, node: HeldBack) -> None:
+    self.body.append("</div>\n")
+
+
 JUPYTER_EXECUTE = "jupyter_execute"
 """Where myst-nb writes executed notebooks, beside the HTML output (myst_nb.sphinx_ext)."""
 
@@ -219,10 +339,10 @@ def _take_home_writer(app: Sphinx, pagename: str, source: Path) -> Any:
             return None
         return f"{base}/{page_dir}/{uri}" if page_dir != "." else f"{base}/{uri}"
 
-    def image(node: nodes.image) -> tuple[str, str, str] | None:
+    def image(node: nodes.image) -> str | None:
         # the file read (relative to the source folder); ``uri`` is the HTML's copy by now
         found = node.get("candidates", {}).get("*") or str(node.get("uri", ""))
-        return take_home.svg_or_png((Path(app.srcdir) / found.lstrip("/")).resolve())
+        return take_home.data_url((Path(app.srcdir) / found.lstrip("/")).resolve())
 
     def number(node: nodes.Element) -> str:
         kind = NUMBERED_KINDS.get(type(node).__name__)
@@ -241,6 +361,12 @@ def setup(app: Sphinx) -> dict[str, object]:
     app.add_directive("worked-solution", WorkedSolution)
     app.add_directive("takeaway", Takeaway)
     app.add_directive("erratum", Erratum)
+    app.add_node(HeldBack, html=(_visit_held_back, _depart_held_back))
+    app.add_node(HoldMarker)
+    app.add_node(HoldStart)
+    app.add_directive("hold-from", HoldFrom)
+    app.add_directive("hold-until-answered", HoldUntilAnswered)
+    app.connect("doctree-read", _fold_held_back)
     app.connect("config-inited", _configure)
     app.connect("html-page-context", _drop_duplicate_scripts, priority=900)
     app.connect("html-page-context", _offer_notebook, priority=400)

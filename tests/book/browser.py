@@ -345,6 +345,7 @@ def check_site(html_dir: Path, pages: list[str], screenshot_dir: Path | None) ->
             collect_errors(page, report.console_errors)
             response = page.goto(report.url, wait_until="load")
             report.status = response.status if response else None
+            page.evaluate(UNFOLD)
             report.facts = page.evaluate(_PAGE_FACTS)
             if report.facts["widgetViews"]:
                 try:
@@ -397,6 +398,11 @@ class PhoneFit:
     """What scrolls sideways inside the page (``_SIDEWAYS_SCROLLERS``)."""
 
 
+UNFOLD = "() => document.querySelectorAll('button.held-show').forEach((b) => b.click())"
+"""Show the working each page folds until its question is answered (hold-until-answered), as a
+reader who answers or clicks does: the checks see every figure, formula and table."""
+
+
 def _settled_page(
     site: LocalSite, page_path: str, viewport: dict[str, int] | None = None
 ) -> tuple[Page, list[str]]:
@@ -406,6 +412,7 @@ def _settled_page(
     if viewport is not None:
         page.set_viewport_size(viewport)
     page.goto(f"{site.base}/{page_path}.html", wait_until="load")
+    page.evaluate(UNFOLD)
     page.evaluate(_PAGE_FACTS)
     return page, page.evaluate(_FONTS_SETTLED)
 

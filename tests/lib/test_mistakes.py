@@ -1,19 +1,24 @@
 """The catalogue of mistakes (roofline_lib.mistakes): the grader's class report and the book's
-questions word a constant factor the same way."""
+questions word a constant factor the same way, and a question's answer key holds only what it
+lists, with a tolerance that tells every listed value apart."""
 
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 
 from roofline_lib.mistakes import (
     GENERIC_FACTORS,
+    Convention,
     Mistake,
+    answer_key,
     describe_factor,
-    factor_mistakes,
+    erratum,
+    factor_mistake,
     factor_words,
-    known_mistakes,
+    fraction_for_percent,
 )
 
 
@@ -29,27 +34,64 @@ def test_every_generic_factor_has_words_of_its_own(ratio: float) -> None:
     assert describe_factor(ratio).endswith(factor_words(ratio))
 
 
-def test_a_question_lists_its_own_mistakes_first_then_the_generic_factors() -> None:
-    sparse = Mistake(0.5, "You used the sparse peak.")
-    mistakes = known_mistakes(1.0, [sparse])
-    assert mistakes[0] == sparse
-    # the generic ×1/2 is the sparse peak's value: listed once, with the specific hint
-    assert [m.value for m in mistakes].count(0.5) == 1
-    assert any("bits and bytes" in m.hint and m.value == 8.0 for m in mistakes)
+def test_a_listed_factor_is_worded_as_the_class_report_words_it() -> None:
+    mistake = factor_mistake(3.0, 8.0)
+    assert mistake.value == 24.0
+    assert "×8" in mistake.hint and factor_words(8.0) in mistake.hint
 
 
-def test_no_mistake_is_within_the_tolerance_of_the_answer_or_of_another() -> None:
-    rtol = 0.01
-    mistakes = known_mistakes(3.0, [Mistake(3.01, "too close"), Mistake(6.0, "double")], rtol)
-    values = [3.0, *(m.value for m in mistakes)]
-    assert "too close" not in [m.hint for m in mistakes]
-    for i, a in enumerate(values):
-        for b in values[:i]:
-            assert not math.isclose(a, b, rel_tol=2 * rtol)
-    assert len(factor_mistakes(3.0)) == len(GENERIC_FACTORS)
+def test_an_answer_key_keeps_what_the_question_lists_and_nothing_else() -> None:
+    sparse = Mistake(2.0, "You used the sparse peak.")
+    exact = Convention(1.05, "with every byte counted")
+    key = answer_key(1.0, 0.01, [sparse], [exact])
+    assert key.mistakes == (sparse,) and key.conventions == (exact,)
+    assert key.answer == 1.0 and key.rtol == 0.01
+
+
+@pytest.mark.parametrize(
+    ("listed", "name"),
+    [
+        ([Mistake(298.0, "the guide's figure")], "mistakes[0]"),
+        ([Mistake(500.0, "far"), Mistake(501.0, "too close to the other")], "mistakes[1]"),
+    ],
+)
+def test_a_value_the_tolerance_cannot_tell_apart_is_refused_with_the_rtol_that_would(
+    listed: list[Mistake], name: str
+) -> None:
+    # 295 and 298 differ by 1 %: a 1 % tolerance ticks both, so the key is refused
+    with pytest.raises(ValueError, match=rf"{re.escape(name)} = .* use rtol below"):
+        answer_key(295.0, 0.01, listed)
+
+
+def test_the_guides_298_is_separated_from_295_at_a_tighter_tolerance() -> None:
+    key = answer_key(295.37, 0.004, [erratum(298.51, "a peak rounded up to 10^15")])
+    assert key.mistakes[0].hint.startswith("That is the sources' figure, an erratum")
+
+
+def test_a_convention_is_checked_like_a_mistake() -> None:
+    with pytest.raises(ValueError, match=r"conventions\[0\] = 1\.001 is within rtol"):
+        answer_key(1.0, 0.01, conventions=[Convention(1.001, "rounded")])
+
+
+def test_a_percentage_answered_as_a_fraction_gets_its_hint() -> None:
+    mistake = fraction_for_percent(81.6)
+    assert mistake.value == pytest.approx(0.816)
+    assert "percentage" in mistake.hint
 
 
 @pytest.mark.parametrize("answer", [0.0, -1.0, math.inf, math.nan])
 def test_an_answer_must_be_positive_and_finite(answer: float) -> None:
     with pytest.raises(ValueError, match="answer must be a positive finite number"):
-        known_mistakes(answer)
+        answer_key(answer, 0.01)
+
+
+@pytest.mark.parametrize("rtol", [0.0, -0.1, 0.5, math.nan])
+def test_rtol_must_be_a_fraction_below_one_half(rtol: float) -> None:
+    with pytest.raises(ValueError, match="rtol must be in"):
+        answer_key(1.0, rtol)
+
+
+@pytest.mark.parametrize("value", [0.0, -2.0, math.inf])
+def test_a_listed_value_must_be_positive_and_finite(value: float) -> None:
+    with pytest.raises(ValueError, match=r"mistakes\[0\] must be a positive finite number"):
+        answer_key(1.0, 0.01, [Mistake(value, "nonsense")])

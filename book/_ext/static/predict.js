@@ -1,11 +1,19 @@
 /* "Predict, then check": the answer boxes that booktools.question() puts in the book's exercises.
  *
- * Each box (div.predict) carries the library's answer, the relative tolerance, the unit, the known
- * mistakes ([{value, hint}]) and every message in data-* attributes, all written by Python. This
- * file only reads the reader's number and compares it: |x - answer| <= rtol * answer is right; a
- * number that close to a known mistake gets its hint; anything else is wrong. Empty input, text,
- * zero, a negative number or one that overflows (1e400) get their own message, never a tick.
- * The Check button and Enter in the input both check.
+ * Each box (div.predict) carries the library's answer, the relative tolerance, the unit, the
+ * question's own mistakes ([{value, hint}]), the conventions under which another value is also
+ * right ([{value, note}]) and every message in data-* attributes, all written by Python
+ * (roofline_lib.mistakes.answer_key checks that the tolerance separates them). This file only reads
+ * the reader's number and compares it: |x - answer| <= rtol * answer is right; a number that close
+ * to a convention's value is right with its note; that close to a listed mistake, its hint;
+ * anything else is wrong, with no guessed hint. Empty input, text, zero, a negative number or one
+ * that overflows (1e400) get their own message, never a tick. The Check button and Enter in the
+ * input both check.
+ *
+ * The working that gives a box's answer away (div.held-back, made by the hold-until-answered
+ * directive, which names the exercises it answers in data-for, space-separated) is folded when
+ * the page loads, behind a button that shows it; right answers to all those exercises show it
+ * too. Without JavaScript nothing is folded.
  */
 (function () {
   "use strict";
@@ -52,6 +60,12 @@
     var parsed = parse(text, d.unit || "");
     if (parsed.error) return { state: "invalid", text: messages[parsed.error] };
     if (near(parsed.value, answer, rtol)) return { state: "right", text: "✓ " + messages.right };
+    var conventions = JSON.parse(d.conventions || "[]");
+    for (var j = 0; j < conventions.length; j++) {
+      if (near(parsed.value, conventions[j].value, rtol)) {
+        return { state: "right", text: "✓ " + messages.convention.replace("{note}", conventions[j].note) };
+      }
+    }
     var mistakes = JSON.parse(d.mistakes);
     for (var i = 0; i < mistakes.length; i++) {
       if (near(parsed.value, mistakes[i].value, rtol)) {
@@ -68,7 +82,60 @@
     box.dataset.state = verdict.state;
     out.textContent = verdict.text;
     input.setAttribute("aria-invalid", verdict.state === "right" ? "false" : "true");
+    if (verdict.state === "right") unfold(box);
   }
+
+  /* The exercise label a box answers ("predict-q-d-star" answers exercise "q-d-star"). */
+  function exerciseOf(box) {
+    var input = box.querySelector("input");
+    return input ? input.id.replace(/^predict-/, "") : "";
+  }
+
+  function show(held) {
+    held.classList.remove("is-held");
+    var bar = held.previousElementSibling;
+    if (bar && bar.classList.contains("held-bar")) bar.remove();
+  }
+
+  var answered = {};
+
+  function unfold(box) {
+    answered[exerciseOf(box)] = true;
+    document.querySelectorAll("div.held-back.is-held").forEach(function (held) {
+      var all = held.dataset.for.split(" ").every(function (label) {
+        return answered[label];
+      });
+      if (all) show(held);
+    });
+  }
+
+  /* Fold each held-back block behind a bar: a line saying why, and a button that shows it. */
+  function fold() {
+    document.querySelectorAll("div.held-back").forEach(function (held) {
+      var labels = held.dataset.for.split(" ");
+      var box = document.getElementById("predict-" + labels[0]);
+      var host = box && box.closest(".predict");
+      if (!host) return;
+      var messages = JSON.parse(host.dataset.messages);
+      var bar = document.createElement("p");
+      bar.className = "held-bar";
+      var said = labels.length > 1 ? messages.held_many : messages.held;
+      bar.appendChild(document.createTextNode(said + " "));
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "held-show";
+      button.textContent = messages.show;
+      button.addEventListener("click", function () {
+        show(held);
+      });
+      bar.appendChild(button);
+      held.parentNode.insertBefore(bar, held);
+      held.classList.add("is-held");
+    });
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", fold);
+  else fold();
 
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest(".predict .predict-check");
