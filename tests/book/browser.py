@@ -65,13 +65,14 @@ _HEADER_OUTSIDE = """
 """The header's buttons and links that stick out of the screen (cut off at its edge)."""
 
 _SIDEWAYS_SCROLLERS = """
-() => Array.from(document.querySelectorAll('article *'))
+() => Array.from(document.querySelectorAll('body *'))
   .filter(e => ['auto', 'scroll'].includes(getComputedStyle(e).overflowX))
   .filter(e => e.scrollWidth > e.clientWidth + 1)
   .map(e => `${e.tagName.toLowerCase()}.${Array.from(e.classList).join('.')}: ${e.scrollWidth}px`
-            + ` in ${e.clientWidth}px, "${e.innerText.trim().slice(0, 40)}"`)
+            + ` in ${e.clientWidth}px, "${e.innerText.trim().replace(/\\s+/g, ' ').slice(0, 40)}"`)
 """
-"""The parts of the article a reader scrolls sideways inside a page that fits (a wide table)."""
+"""The parts of a page a reader scrolls sideways inside a page that fits (a wide table, a long
+line of code, a wide formula), hidden ones too (a folded cell scrolls once unfolded)."""
 
 _FONTS_SETTLED = """
 async () => {
@@ -263,6 +264,8 @@ class PageReport:
     screenshots: list[Path] = field(default_factory=list)
     phone_overflow_px: int = 0
     """How far the page is wider than a phone's screen (0: nothing scrolls sideways)."""
+    phone_sideways: list[str] = field(default_factory=list)
+    """What scrolls sideways inside the page on a phone (``_SIDEWAYS_SCROLLERS``)."""
     phone_figures: list[dict] = field(default_factory=list)
     """Each SVG figure at the phone's width: its smallest text in CSS px (``_FIGURE_TEXT``)."""
     font_errors: list[str] = field(default_factory=list)
@@ -295,6 +298,7 @@ class SiteReport:
             out += [f"{p.page}: font did not load: {face}" for face in p.font_errors]
             if p.phone_overflow_px > 0:
                 out.append(f"{p.page}: {p.phone_overflow_px}px wider than a phone's screen")
+            out += [f"{p.page}: scrolls sideways on a phone: {s}" for s in p.phone_sideways]
             out += [
                 f"{p.page}: figure {f['src']} text {f['smallestFontPx']:.1f}px on a phone"
                 for f in p.phone_figures
@@ -371,6 +375,7 @@ def check_site(html_dir: Path, pages: list[str], screenshot_dir: Path | None) ->
             page.set_viewport_size(PHONE)
             page.evaluate(_FONTS_SETTLED)
             report.phone_overflow_px = page.evaluate(_PHONE_OVERFLOW)
+            report.phone_sideways = page.evaluate(_SIDEWAYS_SCROLLERS)
             report.phone_figures = page.evaluate(_FIGURE_TEXT)
             if screenshot_dir is not None:
                 phone = screenshot_dir / "phone" / f"{name}.png"
