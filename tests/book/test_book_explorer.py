@@ -165,3 +165,29 @@ def test_evaluate_names_the_allowed_values() -> None:
         evaluate("TPU v5e", "bf16", "conv2d")
     with pytest.raises(ValueError, match="allowed: 'bf16'"):
         evaluate("TPU v5e", "fp4", "matmul")
+
+
+def test_the_readout_counts_flops_with_an_si_prefix_as_it_does_bytes_and_times() -> None:
+    """One number format for every row (issue 29): a reviewer read "8,390,000" FLOPs beside
+    rows in × 10ⁿ; every count, time and rate now carries a prefix on its unit."""
+    rows = dict(readout_rows(evaluate("TPU v5e", "bf16", "matmul", 64, 256, 256)))
+    assert rows["FLOPs"] == "8.39 MFLOP"
+    for B in (1, 1024, 2**20):
+        for op in OPERATIONS:
+            values = [value for _, value in readout_rows(evaluate("H100 SXM", "bf16", op, B))]
+            assert not any("× 10" in value for value in values), (op, B, values)
+
+
+def test_the_live_explorer_allows_exchange_at_two_chips_only_as_the_library_does() -> None:
+    from roofline_lib.explorer_data import LIVE_SLIDER_EXPONENTS, allowed_chip_counts
+    from roofline_lib.sharding import COLLECTIVES, collective_factor
+
+    lo, hi, _ = LIVE_SLIDER_EXPONENTS["N"]
+    every_n = [2**e for e in range(int(lo), int(hi) + 1)]
+    assert allowed_chip_counts("exchange") == [2]
+    for collective in COLLECTIVES:
+        for n in every_n:
+            if n not in allowed_chip_counts(collective):
+                with pytest.raises(ValueError, match="needs n_chips = 2"):
+                    collective_factor(n, collective)
+    assert allowed_chip_counts("all_reduce") == every_n == allowed_chip_counts("reduce_scatter")
