@@ -8,7 +8,8 @@ runs with the student kit's packages alone:
   glued value written in as text, cross-references resolved to their text (a link when the book
   has an ``html_baseurl``), numbered figures and equations numbered. Boxes (exercises, solutions,
   takeaways, errata, admonitions) become blockquotes under a bold title; a worked solution or an
-  exercise's solution folds away in ``<details>``; a glued figure is the cell's attachment; an
+  exercise's solution folds away in ``<details>``; a glued figure is an image in the prose (a
+  ``data:`` URL: JupyterLab shows no SVG attachment); an
   answer box or the live explorer, which need the book's scripts, says so and points to the
   online page (the explorer: its note for readers without JavaScript). :func:`markdown_of`
   writes it; nothing of MyST (labels, roles, directives) is left.
@@ -31,7 +32,7 @@ import copy
 import html
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
@@ -73,18 +74,16 @@ class TakeHomeError(ValueError):
 # ---------------------------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(frozen=True)
 class MarkdownWriter:
     """Writes doctree elements as Markdown blocks. ``link`` gives a reference's URL (None: show
-    its text only); ``image`` gives an image node's (attachment name, MIME type, data) or None;
-    the attachments written so far are kept in :attr:`attachments` (nbformat's cell field)."""
+    its text only); ``image`` gives an image node's ``data:`` URL (:func:`data_url`) or None."""
 
     link: Callable[[nodes.reference], str | None]
-    image: Callable[[nodes.image], tuple[str, str, str] | None]
+    image: Callable[[nodes.image], str | None]
     number: Callable[[nodes.Element], str] = lambda element: ""
     """A numbered element's number as the page shows it ("Fig. 7", "Exercise 3"), or ""."""
     language: str = "en"
-    attachments: dict[str, dict[str, str]] = field(default_factory=dict)
 
     # -- inline ---------------------------------------------------------------------------
 
@@ -119,9 +118,7 @@ class MarkdownWriter:
         alt = _escape(node.get("alt", "")) or "figure"
         if found is None:
             return ""
-        name, mime, data = found
-        self.attachments[name] = {mime: data}
-        return f"![{alt}](attachment:{name})"
+        return f"![{alt}]({found})"
 
     # -- blocks ---------------------------------------------------------------------------
 
@@ -327,10 +324,10 @@ def helpers_cell(booktools_source: str, language: str = "en") -> nbformat.Notebo
         )
     source = booktools_source.replace(GLUE_IMPORT, NO_GLUE, 1)
     future = "from __future__ import annotations\n"
-    if future in source:  # a cell's __future__ import must come first
+    if future in source:  # a __future__ import comes before any other statement of the cell
         source = future + source.replace(future, "", 1)
-    note = "# " + say(HELPERS_NOTE, language=language) + "\n"
-    cell = nbformat.v4.new_code_cell(future + note + source.removeprefix(future))
+    note = "# " + say(HELPERS_NOTE, language=language) + "\n"  # the line a folded cell shows
+    cell = nbformat.v4.new_code_cell(note + source)
     cell.metadata.update({"tags": ["remove-cell"], "jupyter": {"source_hidden": True}})
     return cell
 
@@ -410,9 +407,6 @@ def take_home(
         if not text:
             return
         cell = nbformat.v4.new_markdown_cell(text)
-        used = {name: data for name, data in writer.attachments.items() if name in text}
-        if used:
-            cell.attachments = used
         cells.append(cell)
 
     def code_up_to(index: int) -> None:
@@ -458,13 +452,13 @@ def _imports_booktools(source: str) -> bool:
     return without_booktools(source) != source
 
 
-def svg_or_png(path: Path) -> tuple[str, str, str] | None:
-    """An image file as an attachment: (its name, MIME type, data: text for SVG, base64 else)."""
-    if not path.is_file():
+IMAGE_TYPES = {".svg": "image/svg+xml", ".png": "image/png", ".jpg": "image/jpeg"}
+
+
+def data_url(path: Path) -> str | None:
+    """An image file as a ``data:<type>;base64,`` URL, which JupyterLab shows in Markdown (SVG
+    too, where it refuses an SVG cell attachment); None for another file or no file."""
+    mime = IMAGE_TYPES.get(path.suffix)
+    if mime is None or not path.is_file():
         return None
-    if path.suffix == ".svg":
-        return path.name, "image/svg+xml", path.read_text(encoding="utf-8")
-    mime = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}.get(path.suffix)
-    if mime is None:
-        return None
-    return path.name, mime, base64.b64encode(path.read_bytes()).decode("ascii")
+    return f"data:{mime};base64,{base64.b64encode(path.read_bytes()).decode('ascii')}"

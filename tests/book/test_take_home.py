@@ -4,6 +4,8 @@ tests/book/test_book_notebooks.py runs every page's download from a built site."
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import nbformat
 import pytest
 from docutils import nodes
@@ -107,19 +109,27 @@ def test_html_with_a_note_for_readers_without_javascript_shows_the_note() -> Non
     assert markdown(nodes.raw("", "<script>x()</script>", format="html")) == ""
 
 
-def test_a_figure_is_an_attachment_with_its_numbered_caption() -> None:
+def test_a_figure_is_an_image_in_the_prose_with_its_numbered_caption() -> None:
     figure = nodes.figure(
         "",
         nodes.image(uri="f.svg", alt="A chart"),
         nodes.caption("", "Intensity against batch."),
     )
     shown = writer(
-        image=lambda node: ("f.svg", "image/svg+xml", "<svg/>"),
+        image=lambda node: "data:image/svg+xml;base64,PHN2Zy8+",
         number=lambda node: "Fig. 7" if isinstance(node, nodes.figure) else "",
     )
-    text = take_home.markdown_of([figure], shown)
-    assert text == "![A chart](attachment:f.svg)\n\n*Fig. 7 Intensity against batch.*"
-    assert shown.attachments == {"f.svg": {"image/svg+xml": "<svg/>"}}
+    assert take_home.markdown_of([figure], shown) == (
+        "![A chart](data:image/svg+xml;base64,PHN2Zy8+)\n\n*Fig. 7 Intensity against batch.*"
+    )
+
+
+def test_an_image_is_a_base64_data_url_as_jupyterlab_shows_svg(tmp_path: Path) -> None:
+    svg = tmp_path / "f.svg"
+    svg.write_text("<svg/>")
+    assert take_home.data_url(svg) == "data:image/svg+xml;base64,PHN2Zy8+"
+    assert take_home.data_url(tmp_path / "f.pdf") is None
+    assert take_home.data_url(tmp_path / "missing.png") is None
 
 
 def test_a_table_is_a_pipe_table_under_its_title() -> None:
@@ -145,7 +155,7 @@ def test_imports_from_booktools_are_dropped_and_other_code_kept() -> None:
 def test_the_helpers_cell_is_booktools_with_glue_a_no_op_and_runs_alone() -> None:
     cell = take_home.helpers_cell(BOOKTOOLS)
     assert "myst_nb" not in cell.source
-    assert cell.source.startswith("from __future__ import annotations\n")
+    assert cell.source.split("\n")[1] == "from __future__ import annotations"  # a comment first
     namespace: dict[str, object] = {}
     exec(compile(cell.source, "helpers", "exec"), namespace)
     assert namespace["glue_text"]("name", "compute-bound") == "compute-bound"  # type: ignore[operator]
@@ -191,7 +201,7 @@ def test_the_notebook_is_the_pages_prose_between_its_code_cells_without_booktool
     kinds = [(c.cell_type, c.source.split("\n")[0]) for c in notebook.cells]
     assert kinds == [
         ("markdown", "# Title"),  # the prose before the first shown cell is one Markdown cell
-        ("code", "from __future__ import annotations"),  # the helpers, after the title
+        ("code", f"# {take_home.HELPERS_NOTE}"),  # the helpers, after the title
         ("code", "v = glue_text('v', 'fast')"),
         ("code", "6 * 7"),
         ("markdown", "The end."),
