@@ -120,6 +120,7 @@ LIVE_WORDS = (
         "Move N to {needs}, or choose a collective allowed at N = {n}: {allowed}."
     ),
     say_later("No point: this setting is not valid (the readout says why)."),
+    say_later(", "),  # between the collectives it lists
     # why a menu's option is greyed out (its title)
     say_later("needs N = {needs}"),
     say_later("{chip} publishes no {dtype} peak"),

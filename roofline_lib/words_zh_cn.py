@@ -443,6 +443,7 @@ ZH_CN: dict[str, str] = {
     "No point: this setting is not valid (the readout says why).": (
         "不画点：此设置无效（原因见读数）。"
     ),
+    ", ": "、",
     "needs N = {needs}": "需要 N = {needs}",
     "{chip} publishes no {dtype} peak": "{chip} 没有公布 {dtype} 峰值",
     "{chip} has no network link in the catalog": "目录中 {chip} 没有网络链路",

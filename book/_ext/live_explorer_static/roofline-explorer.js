@@ -415,7 +415,7 @@
         collective: DATA.collective_labels[collective],
         needs: needs.join(", "),
         n: config.N,
-        allowed: allowed.map((c) => `“${DATA.collective_labels[c]}”`).join(", "),
+        allowed: allowed.map((c) => `“${DATA.collective_labels[c]}”`).join(say(", ")),
       },
     );
   }
