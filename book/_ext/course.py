@@ -323,21 +323,17 @@ def _take_home_writer(app: Sphinx, pagename: str, source: Path) -> Any:
     import take_home
 
     language = app.config.language or "en"
+    import i18n  # book/_ext: where the edition is published under the site's root
+
+    folder = i18n.edition(app.config.language).folder
     base = (app.config.html_baseurl or "").rstrip("/")
-    page_dir = str(Path(pagename).parent)
+    edition_root = f"{base}/{folder}" if base and folder else base
     numbers = app.env.toc_fignumbers.get(pagename, {})
 
     def link(node: nodes.reference) -> str | None:
-        uri = node.get("refuri", "")
-        if "://" in uri or uri.startswith("mailto:"):
-            return str(uri)
-        if not base:
-            return None
-        if node.get("refid"):
-            return f"{base}/{pagename}.html#{node['refid']}"
-        if not uri:
-            return None
-        return f"{base}/{page_dir}/{uri}" if page_dir != "." else f"{base}/{uri}"
+        return take_home.online_url(
+            node.get("refuri", ""), node.get("refid", ""), pagename, edition_root
+        )
 
     def image(node: nodes.image) -> str | None:
         # the file read (relative to the source folder); ``uri`` is the HTML's copy by now

@@ -34,6 +34,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urljoin
 
 import nbformat
 from docutils import nodes
@@ -263,6 +264,19 @@ class MarkdownWriter:
                 + "\n\n</details>"
             ]
         return [_quoted([f"**{title}**", *body] if title else body)]
+
+
+def online_url(refuri: str, refid: str, pagename: str, edition_root: str) -> str | None:
+    """Where a reference on page ``pagename`` leads in the online book whose edition is
+    published at ``edition_root`` (``html_baseurl``, and the edition's folder): an external URL
+    as it is; a page's ``refuri`` (relative to the page) or an anchor ``refid`` on the page
+    itself made absolute; None when the book has no address (``edition_root`` empty)."""
+    if "://" in refuri or refuri.startswith("mailto:"):
+        return refuri
+    if not edition_root or not (refuri or refid):
+        return None
+    page = f"{edition_root.rstrip('/')}/{pagename}.html"
+    return urljoin(page, refuri) if refuri else f"{page}#{refid}"
 
 
 def _is_title(node: nodes.Element) -> bool:

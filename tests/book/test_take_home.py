@@ -57,6 +57,27 @@ def test_a_cross_reference_is_its_text_or_a_link_to_the_online_page() -> None:
     assert online == "see [page 1](https://book.example/01_where.html#sec-x)"
 
 
+@pytest.mark.parametrize(
+    ("refuri", "refid", "root", "url"),
+    [
+        (
+            "03_chart.html#sec-r",
+            "",
+            "https://x.org/zh",
+            "https://x.org/zh/book/03_chart.html#sec-r",
+        ),
+        ("", "sec-here", "https://x.org", "https://x.org/book/04_matmul.html#sec-here"),
+        ("../index.html", "", "https://x.org", "https://x.org/index.html"),
+        ("https://jax-ml.github.io/", "", "", "https://jax-ml.github.io/"),
+        ("03_chart.html#sec-r", "", "", None),
+    ],
+)
+def test_a_reference_leads_to_the_online_book_when_it_has_an_address(
+    refuri: str, refid: str, root: str, url: str | None
+) -> None:
+    assert take_home.online_url(refuri, refid, "book/04_matmul", root) == url
+
+
 def test_headings_lists_math_and_literal_text_are_plain_markdown() -> None:
     doctree = rst(
         "Title\n=====\n\nSub\n---\n\nA *word* with ``code`` and :math:`I^* = C/W`.\n\n"
