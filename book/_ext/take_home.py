@@ -96,8 +96,9 @@ class MarkdownWriter:
             return ""
         if isinstance(node, (nodes.target, nodes.comment, nodes.system_message)):
             return ""
-        if "edition-links" in node.get("classes", []):
-            return ""  # links to the page in the other edition: the online book's switch
+        if "edition-links" in node.get("classes", []):  # the section in the other editions
+            links = [r for r in node.findall(nodes.reference) if self.link(r)]
+            return " ".join(self.inline(r) for r in links)  # none where they cannot lead
         if isinstance(node, nodes.math):
             return f"${node.astext().strip()}$"
         if isinstance(node, nodes.literal):

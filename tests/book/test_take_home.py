@@ -78,6 +78,15 @@ def test_a_reference_leads_to_the_online_book_when_it_has_an_address(
     assert take_home.online_url(refuri, refid, "book/04_matmul", root) == url
 
 
+def test_links_to_the_other_edition_are_kept_only_where_they_can_lead() -> None:
+    edition = nodes.inline("", "", nodes.reference("", "中文", refuri="../zh/x.html"))
+    edition["classes"] = ["edition-links"]
+    paragraph = nodes.paragraph("", "", nodes.Text("Intensity · "), edition)
+    assert markdown(paragraph) == "Intensity ·"
+    online = markdown(paragraph, link=lambda node: "https://x.org/zh/x.html")
+    assert online == "Intensity · [中文](https://x.org/zh/x.html)"
+
+
 def test_headings_lists_math_and_literal_text_are_plain_markdown() -> None:
     doctree = rst(
         "Title\n=====\n\nSub\n---\n\nA *word* with ``code`` and :math:`I^* = C/W`.\n\n"
