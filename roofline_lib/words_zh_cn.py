@@ -564,8 +564,8 @@ ZH_CN: dict[str, str] = {
         "重叠最多带来 2 倍收益，\n而且只在临界算术强度附近"
     ),
     # -- book/02_arithmetic_intensity.md
-    "the guide's 298 divides a peak rounded up to 10^15 FLOP/s": (
-        "导读的 298 用的是向上取整到 10^15 FLOP/s 的峰值"
+    "the guide's 298 divides a peak rounded up to 10¹⁵ FLOP/s": (
+        "学习指南的 298 用的是向上取整到 10¹⁵ FLOP/s 的峰值"
     ),
     "That is the peak's growth alone; the bandwidth grew too, and I* = C/W.": (
         "这只是峰值的增长；带宽也增长了，而 I* = C/W。"
@@ -604,8 +604,8 @@ ZH_CN: dict[str, str] = {
         "这把 I* 减半了；在 bf16 下 I ≈ B，所以 B* = I* = C/W。"
     ),
     "That is W / C, upside down: B* = I* = C / W.": "这是 W / C，分子分母颠倒了：B* = I* = C / W。",
-    "the guide's ~569 divides the rounded 9.1 × 10^14 FLOP/s by 1.6 TB/s": (
-        "导读的 ~569 是用四舍五入后的 9.1 × 10^14 FLOP/s 除以 1.6 TB/s"
+    "the guide's ~569 divides the rounded 9.1 × 10¹⁴ FLOP/s by 1.6 TB/s": (
+        "学习指南的 ~569 是用四舍五入后的 9.1 × 10¹⁴ FLOP/s 除以 1.6 TB/s"
     ),
     "That doubles the time as if FLOPs set it at both sizes; at the smaller B the bytes do.": (
         "这把时间翻倍了，好像两种大小下时间都由 FLOPs 决定；在较小的 B 下，时间由字节决定。"
@@ -707,10 +707,10 @@ ZH_CN: dict[str, str] = {
         "这把输入嵌入表也算进去了；它是查表，不做乘法。"
     ),
     "That rounds P to the guide's 70 billion; the question's P is {p} billion.": (
-        "这把 P 取成了导读的 700 亿；题目中的 P 是 {p} × 10⁹。"
+        "这把 P 取成了学习指南的 700 亿；题目中的 P 是 {p} × 10⁹。"
     ),
     "that is with the guide's round 70 billion for P; the model's own P gives {mfu}.": (
-        "这是用导读的整数 700 亿作为 P 得到的；用模型自己的 P 得到 {mfu}。"
+        "这是用学习指南的整数 700 亿作为 P 得到的；用模型自己的 P 得到 {mfu}。"
     ),
     "That is the roof, as over NVLink; InfiniBand's ridge lies far past D/N.": (
         "这是屋顶，和走 NVLink 时一样；InfiniBand 的拐点远在 D/N 之外。"

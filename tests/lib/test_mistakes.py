@@ -64,7 +64,7 @@ def test_a_value_the_tolerance_cannot_tell_apart_is_refused_with_the_rtol_that_w
 
 
 def test_the_guides_298_is_separated_from_295_at_a_tighter_tolerance() -> None:
-    key = answer_key(295.37, 0.004, [erratum(298.51, "a peak rounded up to 10^15")])
+    key = answer_key(295.37, 0.004, [erratum(298.51, "a peak rounded up to 10¹⁵")])
     assert key.mistakes[0].hint.startswith("That is the sources' figure, an erratum")
 
 
