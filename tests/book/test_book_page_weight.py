@@ -32,8 +32,7 @@ ICONS_SHOWN = frozenset(
         "fa-download",  # the download menu's button
         "fa-expand",  # full screen
         "fa-language",  # the edition switch (book/_ext/i18n.py)
-        "fa-file-code",  # the download menu: the page's source (.md)
-        "fa-file-pdf",  # the download menu: print to PDF
+        "fa-file-pdf",  # the download menu: print to PDF (its other items are drawn, whichever)
         "fa-sun",  # the theme switch, one icon per mode
         "fa-moon",
         "fa-circle-half-stroke",
