@@ -49,6 +49,9 @@ HELPERS_NOTE = say_later(
     "The course's page helpers (book/booktools.py): run this cell first; the other cells use "
     "its functions."
 )
+HELD_BACK = "HeldBack"
+"""The course extension's node for working that gives a question's answer away (course.py)."""
+HELD_BACK_SUMMARY = say_later("Show the working now (it gives the answer away)")
 GLUE_IMPORT = "from myst_nb import glue\n"
 """The line of book/booktools.py that needs myst-nb (replaced by :data:`NO_GLUE`)."""
 NO_GLUE = (
@@ -172,6 +175,9 @@ class MarkdownWriter:
             return [_quoted(self._children(node, depth))]
         if _is_box(node):
             return self._box(node, depth)
+        if type(node).__name__ == HELD_BACK:  # the page folds it until the question is answered
+            summary = say(HELD_BACK_SUMMARY, language=self.language)
+            return [_details(summary, self._children(node, depth))]
         if isinstance(node, nodes.compound) and "toctree-wrapper" in node.get("classes", []):
             return []
         return self._children(node, depth)
@@ -258,12 +264,7 @@ class MarkdownWriter:
                 continue
             body += self.blocks(child, depth)
         if _folds(node):
-            summary = _strip_markdown(title) or "…"
-            return [
-                f"<details>\n<summary>{summary}</summary>\n\n"
-                + "\n\n".join(body)
-                + "\n\n</details>"
-            ]
+            return [_details(_strip_markdown(title) or "…", body)]
         return [_quoted([f"**{title}**", *body] if title else body)]
 
 
@@ -278,6 +279,11 @@ def online_url(refuri: str, refid: str, pagename: str, edition_root: str) -> str
         return None
     page = f"{edition_root.rstrip('/')}/{pagename}.html"
     return urljoin(page, refuri) if refuri else f"{page}#{refid}"
+
+
+def _details(summary: str, blocks: list[str]) -> str:
+    """Blocks folded under a summary (HTML that JupyterLab's Markdown shows as a dropdown)."""
+    return f"<details>\n<summary>{summary}</summary>\n\n" + "\n\n".join(blocks) + "\n\n</details>"
 
 
 def _is_title(node: nodes.Element) -> bool:

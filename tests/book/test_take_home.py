@@ -115,6 +115,16 @@ def test_a_box_is_a_blockquote_under_its_title_and_a_solution_folds() -> None:
     )
 
 
+def test_working_the_page_holds_back_until_answered_folds() -> None:
+    held = type("HeldBack", (nodes.General, nodes.Element), {})(
+        "", nodes.paragraph("", "It is 42.")
+    )
+    assert markdown(held) == (
+        "<details>\n<summary>Show the working now (it gives the answer away)</summary>\n\n"
+        "It is 42.\n\n</details>"
+    )
+
+
 def test_a_numbered_exercise_shows_its_number_as_the_page_does() -> None:
     box = nodes.admonition("", nodes.title("", " (Problem 1)"), nodes.paragraph("", "Why?"))
     shown = markdown(box, number=lambda node: "Exercise 3" if node is box else "")
