@@ -184,35 +184,36 @@ class HoldStart(nodes.General, nodes.Element):
     after the exercise (gone after reading)."""
 
 
-class HoldFrom(SphinxDirective):
-    """``:::{hold-from} q-label``: the fold for exercise ``q-label`` begins here instead of right
-    after the exercise (the working that gives its answer away comes later, in the same or a
-    later section: the marker and its ``hold-until-answered`` share one section)."""
+class _FoldMarker(SphinxDirective):
+    """A directive whose argument names exercises (``q-a``, or ``q-a q-b``) and which leaves one
+    marker node (``marker``) where it stands, for :func:`_fold_held_back` to find."""
 
     required_arguments = 1
     final_argument_whitespace = True
     has_content = False
+    marker: type[nodes.Element]
 
     def run(self) -> list[nodes.Node]:
-        start = HoldStart(exercise=" ".join(self.arguments[0].split()))
-        self.set_source_info(start)
-        return [start]
+        node = self.marker(exercise=" ".join(self.arguments[0].split()))
+        self.set_source_info(node)
+        return [node]
 
 
-class HoldUntilAnswered(SphinxDirective):
+class HoldFrom(_FoldMarker):
+    """``:::{hold-from} q-label``: the fold for exercise ``q-label`` begins here instead of right
+    after the exercise, when the working that gives its answer away comes later (in the same
+    section as its ``hold-until-answered``)."""
+
+    marker = HoldStart
+
+
+class HoldUntilAnswered(_FoldMarker):
     """``:::{hold-until-answered} q-label``, placed where the working that answers exercise
     ``q-label`` ends: everything between that exercise (or its solution) and the marker, in the
     same section, becomes one :class:`HeldBack` block. Several labels (``q-a q-b``): the working
     answers them all, begins after the last of them and unfolds once all are answered."""
 
-    required_arguments = 1
-    final_argument_whitespace = True
-    has_content = False
-
-    def run(self) -> list[nodes.Node]:
-        marker = HoldMarker(exercise=" ".join(self.arguments[0].split()))
-        self.set_source_info(marker)
-        return [marker]
+    marker = HoldMarker
 
 
 def _answers(node: nodes.Node, labels: str) -> bool:

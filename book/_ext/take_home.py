@@ -223,7 +223,7 @@ class MarkdownWriter:
         for part in node.findall(lambda n: isinstance(n, (nodes.thead, nodes.tbody))):
             for row in part.findall(nodes.row):
                 cells = [
-                    " ".join(self.inline(p) for p in entry.children).strip().replace("|", "\\|")
+                    _trimmed(" ".join(self.inline(p) for p in entry.children)).replace("|", "\\|")
                     for entry in row.findall(nodes.entry)
                 ]
                 rows.append(cells)
@@ -266,6 +266,15 @@ class MarkdownWriter:
         if _folds(node):
             return [_details(_strip_markdown(title) or "…", body)]
         return [_quoted([f"**{title}**", *body] if title else body)]
+
+
+_DANGLING = re.compile(r"^(?:\s*[·,;]\s*)+|(?:\s*[·,;]\s*)+$")
+
+
+def _trimmed(text: str) -> str:
+    """A table cell's Markdown without a separator left at either end by a link dropped beside it
+    ("[page 2](...) · " when the other edition's link has no address): "[page 2](...)"."""
+    return _DANGLING.sub("", text.strip())
 
 
 def online_url(refuri: str, refid: str, pagename: str, edition_root: str) -> str | None:

@@ -182,6 +182,30 @@ def test_a_table_is_a_pipe_table_under_its_title() -> None:
     )
 
 
+def test_a_cell_keeps_no_separator_a_dropped_link_left_behind() -> None:
+    # the glossary's "taught in" cell: this edition's section · the other edition's, whose link
+    # is dropped where the book has no address
+    other = nodes.inline("", "", nodes.reference("", "中文", refuri="zh/x.html"))
+    other["classes"] = ["edition-links"]
+    here = nodes.reference("", "page 2", refuri="02.html#sec")
+    cell = nodes.paragraph("", "", here, nodes.Text(" · "), other)
+    table = nodes.table(
+        "",
+        nodes.tgroup(
+            "",
+            nodes.colspec(),
+            nodes.tbody("", nodes.row("", nodes.entry("", cell))),
+            cols=1,
+        ),
+    )
+    assert markdown(table).endswith("| page 2 |")
+    online = markdown(table, link=lambda node: "https://b.example/" + node["refuri"])
+    assert (
+        "| [page 2](https://b.example/02.html#sec) · [中文](https://b.example/zh/x.html) |"
+        in online
+    )
+
+
 def test_imports_from_booktools_are_dropped_and_other_code_kept() -> None:
     source = (
         "import numpy as np\nfrom booktools import (\n    glue_text,\n)\nx = glue_text('a', 'b')"
