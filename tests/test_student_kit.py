@@ -251,10 +251,9 @@ class Kit:
     install_s: float
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory) -> tuple[Path, Path]:
-    """The kit built by its command, and unpacked: (the zip, the kit's folder)."""
-    tmp = tmp_path_factory.mktemp("student-kit-built")
+def build_kit(tmp: Path) -> tuple[Path, Path]:
+    """The kit built by its command into ``tmp``, and unpacked there: (the zip, the kit's
+    folder)."""
     out = tmp / "dist" / "roofline-student-kit.zip"
     build = run(
         [sys.executable, "-m", "tools.student_kit", "--out", str(out)], ROOT, dict(os.environ)
@@ -266,23 +265,33 @@ def built(tmp_path_factory) -> tuple[Path, Path]:
     return out, tmp / "unpacked" / "roofline-student-kit"
 
 
-@pytest.fixture(scope="module")
-def kit(tmp_path_factory, built) -> Kit:
-    tmp = tmp_path_factory.mktemp("student-kit")
+def install_kit(built: tuple[Path, Path], where: Path, python: Path, timeout: float = 600) -> Kit:
+    """The kit ``built`` (:func:`build_kit`) copied into ``where`` and installed with its README's
+    command, ``python`` standing for python3, in a student's environment (its home in ``where``)."""
     out, unpacked = built
-    folder = tmp / "roofline-student-kit"
+    folder = where / "roofline-student-kit"
     shutil.copytree(unpacked, folder)
-    env = student_env(tmp / "home")
-
-    # the README's install command, with this test's Python standing for python3
-    install = readme_install(folder, Path(sys.executable))
+    env = student_env(where / "home")
     started = time.monotonic()
-    result = run(install, folder, env, timeout=600)
+    result = run(readme_install(folder, python), folder, env, timeout=timeout)
     install_s = time.monotonic() - started
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    size = out.stat().st_size
-    print(f"\nstudent kit: {size / 1024:.0f} KiB zip; README install took {install_s:.0f} s")
     return Kit(out, folder, folder / ".venv" / "bin" / "python", env, install_s)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> tuple[Path, Path]:
+    """The kit built by its command, and unpacked: (the zip, the kit's folder)."""
+    return build_kit(tmp_path_factory.mktemp("student-kit-built"))
+
+
+@pytest.fixture(scope="module")
+def kit(tmp_path_factory, built) -> Kit:
+    # the README's install command, with this test's Python standing for python3
+    kit = install_kit(built, tmp_path_factory.mktemp("student-kit"), Path(sys.executable))
+    size = kit.zip.stat().st_size
+    print(f"\nstudent kit: {size / 1024:.0f} KiB zip; README install took {kit.install_s:.0f} s")
+    return kit
 
 
 @pytest.mark.slow
@@ -502,26 +511,18 @@ def test_the_kit_installs_from_its_readme_and_validates_on_every_python(built, m
     if found is None:
         (pytest.fail if in_ci() else pytest.skip)(f"no CPython {minor} on this machine")
     python, version = found
-    folder = tmp_path / "roofline-student-kit"
-    shutil.copytree(built[1], folder)
-    env = student_env(tmp_path / "home")
-    started = time.monotonic()
-    result = run(readme_install(folder, python), folder, env, timeout=900)
-    install_s = time.monotonic() - started
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    kit = install_kit(built, tmp_path, python, timeout=900)
     print(
-        f"\nstudent kit on Python {version}: README install {install_s:.0f} s, "
-        f"venv {_size_mib(folder / '.venv'):.0f} MiB"
+        f"\nstudent kit on Python {version}: README install {kit.install_s:.0f} s, "
+        f"venv {_size_mib(kit.folder / '.venv'):.0f} MiB"
     )
-    venv_python = folder / ".venv" / "bin" / "python"
-    imported = run([str(venv_python), "-c", IMPORT_EVERY_MODULE], tmp_path, env)
+    imported = run([str(kit.python), "-c", IMPORT_EVERY_MODULE], tmp_path, kit.env)
     assert imported.returncode == 0, imported.stderr[-3000:]
-    check = run([str(venv_python), "-m", "pip", "check"], folder, env)
+    check = run([str(kit.python), "-m", "pip", "check"], kit.folder, kit.env)
     assert check.returncode == 0, check.stdout
     (tmp_path / "filled").mkdir()
     notebook = tmp_path / "filled" / "problem1.ipynb"
-    nbformat.write(solved(folder / "exercises", "problem1"), notebook)
-    kit = Kit(built[0], folder, venv_python, env, install_s)
+    nbformat.write(solved(kit.folder / "exercises", "problem1"), notebook)
     (report,) = _validate(kit, [notebook])
     assert report.startswith(VALIDATE_SUCCESS), report[-3000:]
 

@@ -14,9 +14,7 @@ import re
 import subprocess
 import sys
 import urllib.request
-import zipfile
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
@@ -32,7 +30,7 @@ from tests.book.site import (
     sphinx_project,
     toc_pages,
 )
-from tests.test_student_kit import readme_install, student_env
+from tests.test_student_kit import Kit, build_kit, install_kit
 from tools import book as book_tool
 
 pytestmark = pytest.mark.slow
@@ -153,50 +151,18 @@ for path in map(Path, sys.argv[1:]):
 JupyterLab), each in its own folder, and says of each whether it ran."""
 
 
-@dataclass(frozen=True)
-class KitVenv:
-    """The student kit installed as its README says: its Python and a student's environment."""
-
-    python: Path
-    env: dict[str, str]
-
-
 @pytest.fixture(scope="module")
-def kit_venv(tmp_path_factory: pytest.TempPathFactory) -> KitVenv:
+def kit_venv(tmp_path_factory: pytest.TempPathFactory) -> Kit:
     """The student kit (tools/student_kit.py), built and installed once for this module with
     its README's command (its own lock for this Python; pip's cache makes it quick)."""
     tmp = tmp_path_factory.mktemp("kit-venv")
-    archive = tmp / "roofline-student-kit.zip"
-    built = subprocess.run(
-        [sys.executable, "-m", "tools.student_kit", "--out", str(archive)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert built.returncode == 0, built.stdout + built.stderr
-    with zipfile.ZipFile(archive) as kit:
-        kit.extractall(tmp)
-    folder = tmp / "roofline-student-kit"
-    env = student_env(tmp / "home")
-    install = subprocess.run(
-        readme_install(folder, Path(sys.executable)),
-        shell=True,
-        cwd=folder,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=KIT_INSTALL_TIMEOUT_S,
-        check=False,
-    )
-    assert install.returncode == 0, install.stdout[-3000:] + install.stderr[-3000:]
-    python = folder / ".venv" / "bin" / "python"
+    kit = install_kit(build_kit(tmp), tmp, Path(sys.executable), KIT_INSTALL_TIMEOUT_S)
     for module in BOOK_ONLY_MODULES:
         absent = subprocess.run(
-            [str(python), "-c", f"import {module}"], env=env, cwd=tmp, capture_output=True
+            [str(kit.python), "-c", f"import {module}"], env=kit.env, cwd=tmp, capture_output=True
         )
         assert absent.returncode != 0, f"the kit's venv has {module}"
-    return KitVenv(python, env)
+    return kit
 
 
 def _download(base_url: str, path: str, folder: Path) -> Path:
@@ -208,7 +174,7 @@ def _download(base_url: str, path: str, folder: Path) -> Path:
 
 
 def test_every_downloaded_notebook_runs_with_the_student_kit_alone(
-    book: BookBuild, site_root: Path, kit_venv: KitVenv, tmp_path: Path
+    book: BookBuild, site_root: Path, kit_venv: Kit, tmp_path: Path
 ) -> None:
     """Both editions' downloads, each alone in a fresh folder, on the kit's kernel: one runner
     per edition, side by side. Page 9 shows the build's measurement of this machine rather than
