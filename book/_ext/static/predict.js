@@ -51,6 +51,14 @@
     return Math.abs(x - target) <= rtol * Math.abs(target);
   }
 
+  /* The first of a box's listed values ([{value, ...}]) within rtol of x, or null. */
+  function listedNear(listed, x, rtol) {
+    for (var i = 0; i < listed.length; i++) {
+      if (near(x, listed[i].value, rtol)) return listed[i];
+    }
+    return null;
+  }
+
   /* What the box should say about this text: {state, text}. */
   function judge(box, text) {
     var d = box.dataset;
@@ -60,18 +68,12 @@
     var parsed = parse(text, d.unit || "");
     if (parsed.error) return { state: "invalid", text: messages[parsed.error] };
     if (near(parsed.value, answer, rtol)) return { state: "right", text: "✓ " + messages.right };
-    var conventions = JSON.parse(d.conventions || "[]");
-    for (var j = 0; j < conventions.length; j++) {
-      if (near(parsed.value, conventions[j].value, rtol)) {
-        return { state: "right", text: "✓ " + messages.convention.replace("{note}", conventions[j].note) };
-      }
+    var convention = listedNear(JSON.parse(d.conventions || "[]"), parsed.value, rtol);
+    if (convention) {
+      return { state: "right", text: "✓ " + messages.convention.replace("{note}", convention.note) };
     }
-    var mistakes = JSON.parse(d.mistakes);
-    for (var i = 0; i < mistakes.length; i++) {
-      if (near(parsed.value, mistakes[i].value, rtol)) {
-        return { state: "mistake", text: "✗ " + mistakes[i].hint };
-      }
-    }
+    var mistake = listedNear(JSON.parse(d.mistakes), parsed.value, rtol);
+    if (mistake) return { state: "mistake", text: "✗ " + mistake.hint };
     return { state: "wrong", text: "✗ " + messages.wrong };
   }
 
