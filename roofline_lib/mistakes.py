@@ -3,8 +3,8 @@ likely means, in words.
 
 One catalogue serves the grader and the book. The grader's class report names a cluster of wrong
 answers by its factor (:func:`describe_factor`: "answers ×8 the reference: bits and bytes mixed
-up"); the book's "predict, then check" questions list the mistakes each one expects
-(:func:`factor_mistake` words a listed factor the same way). A ratio ``r`` is always
+up"); the book's "predict, then check" questions list the mistakes each one expects, each with
+a hint for that value. A ratio ``r`` is always
 ``r = answer / reference``, dimensionless.
 
 * :func:`format_factor`: ``2 → "×2"``, ``0.5 → "×1/2"``, ``1e-12 → "×10⁻¹²"``;
@@ -145,20 +145,6 @@ class Convention:
 
     value: float
     note: str
-
-
-def factor_mistake(answer: float, ratio: float) -> Mistake:
-    """The ``answer`` off by ``ratio`` (``answer × ratio``), a mistake a question lists for itself,
-    hinted in the class report's words: 'That is ×8 the answer: bits and bytes mixed up (8 bits to
-    a byte), too large.'"""
-    return Mistake(
-        answer * ratio,
-        say(
-            "That is {factor} the answer: {words}.",
-            factor=format_factor(ratio),
-            words=factor_words(ratio),
-        ),
-    )
 
 
 def fraction_for_percent(answer_percent: float) -> Mistake:

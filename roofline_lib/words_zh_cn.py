@@ -316,7 +316,6 @@ ZH_CN: dict[str, str] = {
     "the sign flipped": "符号反了",
     "off by one constant factor": "差了一个常数因子",
     "{words}, with the sign flipped": "{words}，而且符号反了",
-    "That is {factor} the answer: {words}.": "你的答案 = 正确答案 {factor}：{words}。",
     # -- the explorers (roofline_lib.explorer, .explorer_data, roofline-explorer.js)
     "matmul X[B, D] · Y[D, F]": "矩阵乘法 X[B, D] · Y[D, F]",
     "The matmul": "矩阵乘法",

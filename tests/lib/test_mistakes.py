@@ -16,7 +16,6 @@ from roofline_lib.mistakes import (
     answer_key,
     describe_factor,
     erratum,
-    factor_mistake,
     factor_words,
     fraction_for_percent,
 )
@@ -32,12 +31,6 @@ def test_the_class_report_uses_the_library_catalogue() -> None:
 def test_every_generic_factor_has_words_of_its_own(ratio: float) -> None:
     assert factor_words(ratio) != "off by one constant factor"
     assert describe_factor(ratio).endswith(factor_words(ratio))
-
-
-def test_a_listed_factor_is_worded_as_the_class_report_words_it() -> None:
-    mistake = factor_mistake(3.0, 8.0)
-    assert mistake.value == 24.0
-    assert "×8" in mistake.hint and factor_words(8.0) in mistake.hint
 
 
 def test_an_answer_key_keeps_what_the_question_lists_and_nothing_else() -> None:
