@@ -76,6 +76,8 @@ def test_every_internal_link_resolves(site: SiteReport) -> None:
 def test_no_page_scrolls_sideways_on_a_phone(site: SiteReport) -> None:
     wide = {p.page: p.phone_overflow_px for p in site.pages if p.phone_overflow_px > 0}
     assert not wide, f"pages wider than a 390px phone screen (px too wide): {wide}"
+    sideways = {p.page: p.phone_sideways for p in site.pages if p.phone_sideways}
+    assert not sideways, f"what scrolls sideways inside a page at 390px: {sideways}"
 
 
 def test_every_page_fits_a_narrow_phone_with_room_to_spare(book: BookBuild) -> None:

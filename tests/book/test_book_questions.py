@@ -451,11 +451,8 @@ def test_the_pages_own_numbers_get_no_hint_the_box_does_not_list(checked: dict, 
                     problems.append(f"{box['id']}: {number} ticked, but it is not the answer")
                 coincidences.add((_name(box["id"]), f"{number:.4g}"))
     assert not problems, "\n".join(problems)
-    known = {
-        (name, value)
-        for name, value in PRINTED_AND_LISTED
-        if name in {_name(b["id"]) for b in checked[page]}
-    }
+    names = {_name(b["id"]) for b in checked[page]}
+    known = {(name, value) for name, value in PRINTED_AND_LISTED if name in names}
     assert coincidences == known, (
         f"printed numbers that get a hint or a note: {sorted(coincidences)}; reviewed: "
         f"{sorted(known)} (check that each hint is right for what the page means by that number)"
