@@ -1,6 +1,7 @@
 # The Roofline course. `make book` and `make test` each set up everything they need.
 #
-#   make book      build the book into _build/html, and its Chinese edition into _build/html/zh
+#   make book [BASEURL=https://you.github.io/repo/]   build the book into _build/html, and its
+#                  Chinese edition into _build/html/zh, for publishing at BASEURL
 #                  (strict and nitpicky: any warning, any broken cross-reference, any message
 #                  without a current translation fails; nitpicky is set in _config.yml)
 #   make translations   refresh the Chinese catalogs (locales/) from the English pages and say
@@ -63,9 +64,11 @@ _build/.lib-stamp: $(LIB_SOURCES)
 	rm -rf _build/.jupyter_cache _build/editions/*/_build/.jupyter_cache
 	@mkdir -p _build && touch $@
 
-# -W --keep-going: every warning fails the build, all reported; _config.yml sets nitpicky (-n)
+# -W --keep-going: every warning fails the build, all reported; _config.yml sets nitpicky (-n).
+# BASEURL: the address the site is published at (default: _config.yml's html.baseurl), which
+# its sitemap, link previews and 404 page name; the Pages workflow passes its own.
 book: setup _build/.lib-stamp
-	$(BIN)/python -m tools.book --all
+	$(BIN)/python -m tools.book --all $(if $(BASEURL),--baseurl "$(BASEURL)")
 
 # extract every page's messages, merge them into locales/zh_CN (sphinx-intl) and report
 translations: setup
