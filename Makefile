@@ -58,11 +58,14 @@ $(STATIC_STAMP): tools/fetch_static.py $(STAMP)
 
 # -- the book ------------------------------------------------------------------------------
 # Executed pages are cached by notebook content; a change to the library (or the book's helpers)
-# must re-execute them, or the book would show numbers the library no longer computes.
+# must re-execute them, or the book would show numbers the library no longer computes. The stamp
+# holds a hash of these sources' contents, not their dates, so that the execution caches a fresh
+# checkout restores (the Pages workflow's) survive: tools/lib_stamp.py clears the caches only when
+# the hash differs. Phony: it runs on every make book (a fraction of a second), stdlib only.
 LIB_SOURCES := $(wildcard roofline_lib/*.py roofline_lib/*/*.py book/*.py book/_ext/*.py)
-_build/.lib-stamp: $(LIB_SOURCES)
-	rm -rf _build/.jupyter_cache _build/editions/*/_build/.jupyter_cache
-	@mkdir -p _build && touch $@
+.PHONY: _build/.lib-stamp
+_build/.lib-stamp:
+	@$(PYTHON) -m tools.lib_stamp $@ $(LIB_SOURCES)
 
 # -W --keep-going: every warning fails the build, all reported; _config.yml sets nitpicky (-n).
 # BASEURL: the address the site is published at (default: _config.yml's html.baseurl), which
