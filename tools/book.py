@@ -15,7 +15,13 @@ language's words (``ROOFLINE_LANG``, :mod:`roofline_lib.words`) and a CJK font
 (``ROOFLINE_CJK_FONT``, fetched by tools/fetch_static.py). Numbers are the same code's, so equal
 to the English edition's (tests/book/test_book_translation.py checks it).
 
+The site is built for one address, the **site URL** (``_config.yml``'s ``html.baseurl``, or
+``--baseurl``, which ``make book BASEURL=...`` and the Pages workflow pass): its sitemap, link
+previews and 404 page name it (book/_ext/published.py). Each edition's ``html_baseurl`` is that
+address and its folder (Chinese: ``SITE/zh/``).
+
     .venv/bin/python -m tools.book [--all] [--path-output DIR] [--language en|zh_CN ...]
+                                   [--baseurl https://USER.github.io/REPO/]
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from urllib.parse import urlsplit
 
 import yaml
 
@@ -105,22 +112,53 @@ def published_html(output: Path, language: str) -> Path:
     return root / folder if folder else root
 
 
-def edition_config(output: Path, language: str, execution_cache: Path | None = None) -> Path:
-    """_config.yml with the edition's language and its execution cache (default: its own, in its
-    output), written beside the edition's output. English with no cache given: _config.yml."""
-    if language == EDITIONS[0].language and execution_cache is None:
+def site_url(given: str | None = None) -> str:
+    """The address the site is published at: ``given`` (``--baseurl``, make's ``BASEURL``), else
+    ``_config.yml``'s ``html.baseurl``; an absolute http(s) URL, ending in ``/`` (added if
+    missing). ValueError naming the setting otherwise."""
+    url = given
+    if url is None:
+        config = yaml.safe_load(CONFIG.read_text(encoding="utf-8"))
+        url = (config.get("html") or {}).get("baseurl")
+    where = "--baseurl (make book BASEURL=...)" if given is not None else "html.baseurl"
+    parts = urlsplit(url or "")
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise ValueError(
+            f"{where} must be the absolute http:// or https:// address the site is published at, "
+            f"such as https://USER.github.io/REPO/, got {url!r}"
+        )
+    return url if url.endswith("/") else f"{url}/"
+
+
+def edition_site_url(site: str, language: str) -> str:
+    """An edition's ``html_baseurl``: the site's address and the edition's folder."""
+    folder = next(e.folder for e in EDITIONS if e.language == language)
+    return f"{site}{folder}/" if folder else site
+
+
+def edition_config(
+    output: Path,
+    language: str,
+    execution_cache: Path | None = None,
+    site: str | None = None,
+) -> Path:
+    """_config.yml with the edition's language, its execution cache (default: its own, in its
+    output) and its address under the site's (``site``, default ``html.baseurl``), written beside
+    the edition's output. English with no cache and no other address given: _config.yml."""
+    if language == EDITIONS[0].language and execution_cache is None and site is None:
         return CONFIG
     config = yaml.safe_load(CONFIG.read_text(encoding="utf-8"))
     target = edition_output(output, language)
     if language != EDITIONS[0].language:
         config.setdefault("sphinx", {}).setdefault("config", {})["language"] = language
+    config.setdefault("html", {})["baseurl"] = edition_site_url(site_url(site), language)
     cache = execution_cache or target / "_build" / ".jupyter_cache"
     config.setdefault("execute", {})["cache"] = str(cache)
     # Jupyter Book reads local extensions' folders relative to the configuration file
     extensions = config["sphinx"].get("local_extensions") or {}
     config["sphinx"]["local_extensions"] = {k: str(ROOT / v) for k, v in extensions.items()}
-    target.mkdir(parents=True, exist_ok=True)
-    path = target / f"_config.{language}.yml"
+    (target / "_build").mkdir(parents=True, exist_ok=True)
+    path = target / "_build" / f"_config.{language}.yml"
     path.write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False), encoding="utf-8")
     return path
 
@@ -180,11 +218,14 @@ def build_editions(
     extra_args: tuple[str, ...] = (),
     timeout_s: float | None = None,
     base_env: dict[str, str] | None = None,
+    site: str | None = None,
 ) -> list[EditionBuild]:
     """Build the editions strictly (-W --keep-going), side by side (each is one Sphinx process
-    and one kernel at a time), after the one measurement they share; then publish each
-    translated edition under the English HTML. subprocess.TimeoutExpired (every build stopped)
-    if they are not all done within ``timeout_s``."""
+    and one kernel at a time), after the one measurement they share, for publishing at ``site``
+    (default: ``html.baseurl``); then publish each translated edition under the English HTML.
+    subprocess.TimeoutExpired (every build stopped) if they are not all done within
+    ``timeout_s``; ValueError for an address that is not one (:func:`site_url`)."""
+    site = site_url(site) if site is not None else None
     take_measurement(output, base_env)
     start = time.monotonic()
     builds = []
@@ -200,7 +241,7 @@ def build_editions(
                 "-W",
                 "--keep-going",
                 "--config",
-                str(edition_config(output, language)),
+                str(edition_config(output, language, site=site)),
                 "--path-output",
                 str(target),
                 *extra_args,
@@ -236,11 +277,20 @@ def main(argv: list[str] | None = None) -> int:
         choices=[e.language for e in EDITIONS],
         help="build only this edition (repeatable; default: all, English first)",
     )
+    parser.add_argument(
+        "--baseurl",
+        metavar="URL",
+        help="the address the site is published at (default: _config.yml's html.baseurl)",
+    )
     args = parser.parse_args(argv)
+    try:
+        site = site_url(args.baseurl) if args.baseurl is not None else None
+    except ValueError as error:
+        parser.error(str(error))
     languages = args.language or [e.language for e in EDITIONS]
     failed = False
     extra = ("--all",) if args.all else ()
-    for build in build_editions(args.path_output, languages, extra):
+    for build in build_editions(args.path_output, languages, extra, site=site):
         sys.stdout.write(build.log)
         where = published_html(args.path_output, build.language)
         status = "built" if build.returncode == 0 else f"FAILED (exit {build.returncode})"
