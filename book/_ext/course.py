@@ -324,11 +324,9 @@ def _take_home_writer(app: Sphinx, pagename: str, source: Path) -> Any:
     import take_home
 
     language = app.config.language or "en"
-    import i18n  # book/_ext: where the edition is published under the site's root
-
-    folder = i18n.edition(app.config.language).folder
-    base = (app.config.html_baseurl or "").rstrip("/")
-    edition_root = f"{base}/{folder}" if base and folder else base
+    # the edition's own address: tools/book.py gives each edition its folder under the site's
+    # (book/_ext/published.py)
+    edition_root = (app.config.html_baseurl or "").rstrip("/")
     numbers = app.env.toc_fignumbers.get(pagename, {})
 
     def link(node: nodes.reference) -> str | None:
