@@ -28,10 +28,10 @@ from urllib.parse import urldefrag, urlparse
 
 import pytest
 
-from tests.book.site import serve
+from tests.book.site import SITE_PATH, serve
 
 if TYPE_CHECKING:
-    from playwright.sync_api import BrowserContext, Page, Request, Route
+    from playwright.sync_api import BrowserContext, Page, Request, Response, Route
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = (
@@ -134,6 +134,17 @@ async () => {
 }
 """
 
+SEARCH_DONE = (
+    "() => { const s = document.querySelector('.search-summary');"
+    " return !!s && s.innerText.trim() !== ''; }"
+)
+"""Whether Sphinx's search page has finished searching (its summary says what it found)."""
+SEARCH_RESULT_PATHS = (
+    "() => [...document.querySelectorAll('ul.search li a:first-of-type')]"
+    ".map(a => new URL(a.href).pathname)"
+)
+"""The URL paths of the pages a search found, best first."""
+
 MIN_FIGURE_TEXT_PX = 9.0
 """The smallest figure text a reader should see on a phone, CSS px (issue 11)."""
 
@@ -199,21 +210,26 @@ class LocalSite:
     """A built site served on 127.0.0.1 and a headless Chromium context open on it.
 
     Attributes:
-        base: the site's URL (``http://127.0.0.1:PORT``).
+        base: the site's URL (``http://127.0.0.1:PORT/some/subpath``, :data:`SITE_PATH`).
         context: the browser context; every request to another host is aborted.
         blocked: the URLs of the requests that were aborted, in order.
+        failed: the requests to the site that failed or got an HTTP error status, each
+            ``"STATUS URL"`` (``failed URL: reason`` when no response came), in order.
     """
 
     base: str
     context: BrowserContext
     blocked: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
 
 
 @contextmanager
 def local_site(html_dir: Path) -> Iterator[LocalSite]:
-    """Serve ``html_dir`` and open a desktop-sized Chromium context on it, offline: requests to
-    any other host are aborted and recorded in :attr:`LocalSite.blocked`; service workers are
-    blocked. The browser is closed on exit."""
+    """Serve ``html_dir`` at the published site's path (:data:`SITE_PATH`: nothing is served
+    outside it) and open a desktop-sized Chromium context on it, offline: requests to any other
+    host are aborted and recorded in :attr:`LocalSite.blocked`, and requests to the site that
+    fail in :attr:`LocalSite.failed`; service workers are blocked. The browser is closed on
+    exit."""
     from playwright.sync_api import sync_playwright
 
     with serve(html_dir) as base, sync_playwright() as pw:
@@ -229,7 +245,17 @@ def local_site(html_dir: Path) -> Iterator[LocalSite]:
                     site.blocked.append(request.url)
                     route.abort()
 
+            def failed(request: Request) -> None:
+                if urlparse(request.url).netloc == origin:
+                    site.failed.append(f"failed {request.url}: {request.failure}")
+
+            def answered(response: Response) -> None:
+                if response.status >= 400 and urlparse(response.url).netloc == origin:
+                    site.failed.append(f"{response.status} {response.url}")
+
             site.context.route("**/*", gate)
+            site.context.on("requestfailed", failed)
+            site.context.on("response", answered)
             yield site
         finally:
             browser.close()
@@ -274,16 +300,19 @@ class PageReport:
 
 @dataclass
 class SiteReport:
-    """Every page's report, the requests that tried to leave localhost, and broken links."""
+    """Every page's report, the requests that tried to leave localhost, the requests to the site
+    that failed (an HTTP error or no answer), and broken links."""
 
     pages: list[PageReport]
     blocked_requests: list[str]
     broken_links: list[str]
+    failed_requests: list[str] = field(default_factory=list)
 
     @property
     def problems(self) -> list[str]:
         """Everything wrong, one line each (empty when the site is fine)."""
         out = [f"request to another host: {url}" for url in self.blocked_requests]
+        out += [f"request failed: {failure}" for failure in self.failed_requests]
         out += [f"broken link: {link}" for link in self.broken_links]
         for p in self.pages:
             f = p.facts
@@ -308,7 +337,8 @@ class SiteReport:
 
 
 def _target_ids(html_dir: Path, path: str) -> set[str]:
-    file = html_dir / path.lstrip("/")
+    """The ids on the page at URL path ``path`` (under :data:`SITE_PATH`)."""
+    file = html_dir / path.removeprefix(SITE_PATH).lstrip("/")
     if file.is_dir():
         file = file / "index.html"
     if not file.is_file():
@@ -384,8 +414,8 @@ def check_site(html_dir: Path, pages: list[str], screenshot_dir: Path | None) ->
             page.close()
             reports.append(report)
         broken = _check_links(base, html_dir, internal)
-        blocked = site.blocked
-    return SiteReport(reports, blocked, broken)
+        blocked, failed = site.blocked, site.failed
+    return SiteReport(reports, blocked, broken, failed)
 
 
 @dataclass(frozen=True)

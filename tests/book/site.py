@@ -13,6 +13,7 @@ import contextlib
 import functools
 import http.server
 import importlib.util
+import io
 import os
 import re
 import subprocess
@@ -21,6 +22,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
+from urllib.parse import urlsplit
 
 import yaml
 
@@ -34,6 +36,11 @@ JUPYTER_BOOK = INTERPRETER_BIN / "jupyter-book"
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 BUILD_TIMEOUT_S = 540
 BUILD_LOG = "build.log"
+SITE_URL = "https://readers.example.org/some/subpath/"
+"""The address the tests' build is made for (``make book BASEURL=...``): a project subpath, as
+GitHub Pages gives a fork (``https://USER.github.io/REPO/``). :func:`serve` serves the site at
+the same path, so every browser test reads the site where it would be published."""
+SITE_PATH = urlsplit(SITE_URL).path
 REUSE_ENV = "ROOFLINE_BOOK_REUSE"
 """Developers only: set to a --path-output that :func:`build_book` filled earlier and the tests
 inspect that build instead of making a fresh one (CI never sets it)."""
@@ -74,7 +81,8 @@ BookBuild = book_tool.EditionBuild
 def build_book(output: Path, extra_args: tuple[str, ...] = ()) -> BookBuild:
     """Build the book from the repository, strictly (``-W --keep-going``), into ``output``:
     every edition side by side (tools/book.py, as ``make book`` does), each translated one
-    published under the English HTML. Returns the English build; :func:`edition_build` gives the others.
+    published under the English HTML, for the address :data:`SITE_URL`. Returns the English
+    build; :func:`edition_build` gives the others.
 
     Nitpicky mode (Sphinx's ``-n``: a reference to a missing target is a warning) comes from
     ``_config.yml``, so this build and ``make book`` check the same references.
@@ -84,7 +92,12 @@ def build_book(output: Path, extra_args: tuple[str, ...] = ()) -> BookBuild:
     """
     languages = [edition.language for edition in book_tool.EDITIONS]
     builds = book_tool.build_editions(
-        output, languages, extra_args, timeout_s=BUILD_TIMEOUT_S, base_env=book_env()
+        output,
+        languages,
+        extra_args,
+        timeout_s=BUILD_TIMEOUT_S,
+        base_env=book_env(),
+        site=SITE_URL,
     )
     for build in builds:
         (build.output / BUILD_LOG).write_text(f"{build.returncode}\n{build.seconds}\n{build.log}")
@@ -136,9 +149,39 @@ def reuse_build(output: Path, language: str = "en") -> BookBuild:
     return BookBuild(language, int(returncode), log, float(seconds), output)
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+class _SubpathHandler(http.server.SimpleHTTPRequestHandler):
+    """Files of ``directory`` at ``path`` (``/some/subpath/``) and nothing outside it, as GitHub
+    Pages serves a project site: a request outside the path is a 404, and a missing file under
+    it gets the site's ``404.html`` with status 404 (a plain 404 if the site has none)."""
+
+    path_prefix = "/"
+
     def log_message(self, format: str, *args: object) -> None:
         pass
+
+    def translate_path(self, path: str) -> str:
+        inside = path.split("?", 1)[0].split("#", 1)[0]
+        return super().translate_path("/" + inside[len(self.path_prefix) :])
+
+    def send_head(self):  # type: ignore[no-untyped-def]
+        if not self.path.startswith(self.path_prefix):
+            self.send_error(404, "outside the site's path")
+            return None
+        local = Path(self.translate_path(self.path))
+        if local.is_dir() and not (local / "index.html").is_file():
+            local = local / "index.html"  # a folder without an index is missing
+        if not local.exists():
+            page = Path(self.directory) / "404.html"
+            if not page.is_file():
+                self.send_error(404)
+                return None
+            body = page.read_bytes()
+            self.send_response(404)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            return io.BytesIO(body)
+        return super().send_head()
 
 
 class _Server(http.server.ThreadingHTTPServer):
@@ -151,14 +194,17 @@ class _Server(http.server.ThreadingHTTPServer):
 
 
 @contextlib.contextmanager
-def serve(directory: Path) -> Iterator[str]:
-    """Serve ``directory`` on 127.0.0.1 (a free port) for the duration; yield the base URL."""
-    handler = functools.partial(_QuietHandler, directory=str(directory))
+def serve(directory: Path, path: str = SITE_PATH) -> Iterator[str]:
+    """Serve ``directory`` on 127.0.0.1 (a free port) at ``path`` (default: :data:`SITE_URL`'s)
+    for the duration, as :class:`_SubpathHandler` does; yield the site's URL without its final
+    slash (``http://127.0.0.1:PORT/some/subpath``)."""
+    handler_class = type("Handler", (_SubpathHandler,), {"path_prefix": path})
+    handler = functools.partial(handler_class, directory=str(directory))
     server = _Server(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
+        yield f"http://127.0.0.1:{server.server_address[1]}{path.rstrip('/')}"
     finally:
         server.shutdown()
         server.server_close()

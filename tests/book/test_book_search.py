@@ -10,18 +10,9 @@ from urllib.parse import quote
 import pytest
 from docutils.core import publish_doctree
 
-from tests.book.browser import local_site, require_chromium
+from tests.book.browser import SEARCH_DONE, SEARCH_RESULT_PATHS, local_site, require_chromium
 from tests.book.glossary import glossary_rows, section_pages
-from tests.book.site import BookBuild, book_extension, toc_pages
-
-_SEARCH_DONE = (
-    "() => { const s = document.querySelector('.search-summary');"
-    " return !!s && s.innerText.trim() !== ''; }"
-)
-_RESULTS = (
-    "() => [...document.querySelectorAll('ul.search li a:first-of-type')]"
-    ".map(a => new URL(a.href).pathname)"
-)
+from tests.book.site import SITE_PATH, BookBuild, book_extension, toc_pages
 
 
 def test_terms_are_the_runs_of_han_characters() -> None:
@@ -84,10 +75,10 @@ def test_searching_the_chinese_edition_finds_the_page_that_teaches_each_term(
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         for query, teaching in queries:
             page.goto(f"{site.base}/zh/search.html?q={quote(query)}", wait_until="load")
-            page.wait_for_function(_SEARCH_DONE)
+            page.wait_for_function(SEARCH_DONE)
             found = [
-                Path(path).relative_to("/zh").with_suffix("").as_posix()
-                for path in page.evaluate(_RESULTS)
+                Path(path).relative_to(f"{SITE_PATH}zh").with_suffix("").as_posix()
+                for path in page.evaluate(SEARCH_RESULT_PATHS)
             ]
             # Sphinx scores a page by whether it has the word, not how often: a term that most
             # pages use (计算受限) finds them all, in title order, so the teaching page is one
