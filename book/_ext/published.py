@@ -15,7 +15,9 @@ address here, and only here.
   names its alternate in each edition (``xhtml:link hreflang``) and English as ``x-default``.
   Each page's head names the same alternates (``<link rel="alternate" hreflang>``).
 - **Link previews** (sphinxext-opengraph writes the ``og:`` tags: title, description, the page's
-  address). The preview's image is a card drawn here for each page (:func:`draw_card`): the
+  address). The description is the page's opening paragraph, as the page shows it, cut at a
+  sentence's end (:func:`page_description`: the extension's own joins a word and the bracket
+  after it, "TFLOP/s(dense)"). The preview's image is a card drawn here for each page (:func:`draw_card`): the
   page's title beside the roofline chart the book teaches with, in the edition's language and
   font, 1200 × 630 PNG (``_images/cards/``). The chip's figures come from roofline_lib.
 - **404 page** (sphinx-notfound-page writes ``404.html``, its links and assets absolute under the
@@ -36,6 +38,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from docutils import nodes
 from i18n import EDITIONS, Edition, edition
 from sphinx.application import Sphinx
 from sphinx.config import Config
@@ -50,6 +53,9 @@ CARDS = "_images/cards"
 CARD_SIZE_PX = (1200, 630)
 """The preview image's size: the 1.91 : 1 that link previews show at full width."""
 CARD_CHIPS = ("TPU v5e", "H100 SXM")
+DESCRIPTION_MAX_CHARS = 200
+"""The longest description a preview shows whole (sphinxext-opengraph's default length)."""
+_SENTENCE_END = re.compile(r"(?<=[.?!])\s+|(?<=[。？！])")
 """The chips of the card's roofline chart: the two the book's pages compare most."""
 
 NOT_FOUND_TITLE = "Page not found · 找不到这个页面"
@@ -152,6 +158,9 @@ def _page_head(
         f'<link rel="alternate" hreflang="x-default" '
         f'href="{escape(page_url(root, EDITIONS[0], link))}" />'
     )
+    description = page_description(doctree)
+    if description:  # sphinxext-opengraph keeps a description the page already has
+        alternates.append(f'<meta name="description" content="{escape(description)}" />')
     context["metatags"] = context.get("metatags", "") + "\n".join(alternates) + "\n"
     title = _plain(context.get("title", ""))
     card = _card(app, pagename, title)
@@ -159,7 +168,47 @@ def _page_head(
     fields["og:image"] = f"{app.config.html_baseurl}{card}"
     fields["og:image:alt"] = f"{title} · {app.config.ogp_site_name}"
     fields["og:image:width"], fields["og:image:height"] = map(str, CARD_SIZE_PX)
+    if description:
+        fields["og:description"] = description
     context["meta"] = fields
+
+
+def page_description(doctree: nodes.document) -> str:
+    """The page's opening paragraph (the first outside a box or a code cell) as the reader
+    reads it, whitespace collapsed; if longer than :data:`DESCRIPTION_MAX_CHARS`, up to its last
+    sentence end within them, else cut at a word (or, in Chinese, anywhere) with "…"."""
+    for paragraph in doctree.findall(nodes.paragraph):
+        if _in_box_or_cell(paragraph):
+            continue
+        text = " ".join(paragraph.astext().split())
+        if text:
+            return shortened(text)
+    return ""
+
+
+def _in_box_or_cell(node: nodes.Node) -> bool:
+    parent = node.parent
+    while parent is not None:
+        if isinstance(parent, nodes.Admonition | nodes.Invisible) or (
+            isinstance(parent, nodes.container) and "cell" in parent.get("classes", [])
+        ):
+            return True
+        parent = parent.parent
+    return False
+
+
+def shortened(text: str, limit: int = DESCRIPTION_MAX_CHARS) -> str:
+    """``text`` if it is at most ``limit`` characters; else its sentences that fit (when they
+    are at least 40 % of it), else its words that fit and "…"."""
+    if len(text) <= limit:
+        return text
+    ends = [m.start() for m in _SENTENCE_END.finditer(text) if m.start() <= limit]
+    if ends and ends[-1] >= 0.4 * limit:
+        return text[: ends[-1]]
+    cut = text[: limit - 1]
+    if " " in cut and cut.rfind(" ") >= 0.6 * limit:
+        cut = cut[: cut.rfind(" ")]
+    return cut.rstrip(" ,;:") + "…"
 
 
 def _plain(html_title: str) -> str:

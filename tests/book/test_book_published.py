@@ -14,6 +14,7 @@ import re
 import struct
 import urllib.request
 import xml.etree.ElementTree as ET
+from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -83,6 +84,17 @@ def _head(path: Path) -> _Head:
     return head
 
 
+_ENDS = (".", "?", "!", "。", "？", "！", "…")
+
+
+def _article_text(path: Path) -> str:
+    """The page's article as its reader reads it: tags dropped, whitespace collapsed."""
+    page = path.read_text(encoding="utf-8")
+    article = page[page.index("<article") : page.index("</article>")]
+    article = re.sub(r"<(script|style)\b.*?</\1>", " ", article, flags=re.S)
+    return " ".join(unescape(re.sub(r"<[^>]+>", "", article)).split())
+
+
 def _png_size(path: Path) -> tuple[int, int]:
     data = path.read_bytes()[:24]
     assert data[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG"
@@ -135,9 +147,11 @@ def test_every_page_has_a_link_preview_of_its_own_and_its_alternates(html: Path)
         meta = head.meta
         assert meta.get("og:title") and meta["og:title"] in head.title, where
         description = meta.get("og:description", "")
-        assert len(description) >= 40, f"{where}: description {description!r}"
+        assert len(description) >= 20, f"{where}: description {description!r}"
         assert bool(_CJK.search(description)) == (edition.language == "zh_CN"), where
         assert meta.get("description") == description, where
+        assert len(description) <= 200 and description.endswith(_ENDS), f"{where}: {description}"
+        assert description.rstrip("…") in _article_text(path), f"{where}: {description!r}"
         assert meta.get("og:url") == head.canonical == _url(edition, link), where
         title = dict(edition.settings).get("html_title")
         assert meta.get("og:site_name") == (title or "Rooflines: where the time goes"), where
