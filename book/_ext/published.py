@@ -53,10 +53,11 @@ CARDS = "_images/cards"
 CARD_SIZE_PX = (1200, 630)
 """The preview image's size: the 1.91 : 1 that link previews show at full width."""
 CARD_CHIPS = ("TPU v5e", "H100 SXM")
+"""The chips of the card's roofline chart: the two the book's pages compare most."""
 DESCRIPTION_MAX_CHARS = 200
 """The longest description a preview shows whole (sphinxext-opengraph's default length)."""
 _SENTENCE_END = re.compile(r"(?<=[.?!])\s+|(?<=[。？！])")
-"""The chips of the card's roofline chart: the two the book's pages compare most."""
+"""Where a sentence ends: after . ? ! and a space, or after Chinese 。？！."""
 
 NOT_FOUND_TITLE = "Page not found · 找不到这个页面"
 _NOT_FOUND_BODY = """
