@@ -130,10 +130,6 @@ def _configure(app: Sphinx) -> None:
     }
 
 
-def _is_book_page(app: Sphinx, pagename: str, doctree: object) -> bool:
-    return doctree is not None and f"{pagename}.html" not in NOT_PAGES
-
-
 def _page_head(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
@@ -147,8 +143,8 @@ def _page_head(
         if callable(toctree):
             context["toctree"] = lambda *args, **kwargs: toctree(*args, **kwargs) or ""
         return
-    if not _is_book_page(app, pagename, doctree):
-        return
+    if doctree is None or f"{pagename}.html" in NOT_PAGES:
+        return  # not a page of the book
     root = site_root(app.config)
     link = f"{pagename}.html"
     alternates = [
