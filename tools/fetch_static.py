@@ -83,16 +83,17 @@ def _get(url: str) -> bytes:
         return response.read()
 
 
+def sha512_integrity(data: bytes) -> str:
+    """``data``'s SHA-512 as npm writes a tarball's integrity (``sha512-<base64>``)."""
+    return "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode()
+
+
 def _tarball(name: str, version: str) -> bytes:
     meta = json.loads(_get(f"{REGISTRY}/{name}/{version}"))
     data = _get(meta["dist"]["tarball"])
     integrity = meta["dist"].get("integrity", "")
-    if integrity.startswith("sha512-"):
-        digest = base64.b64encode(hashlib.sha512(data).digest()).decode()
-        if digest != integrity.removeprefix("sha512-"):
-            raise SystemExit(
-                f"{name}@{version}: tarball does not match the registry's integrity hash"
-            )
+    if integrity.startswith("sha512-") and sha512_integrity(data) != integrity:
+        raise SystemExit(f"{name}@{version}: tarball does not match the registry's integrity hash")
     return data
 
 
